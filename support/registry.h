@@ -1,0 +1,127 @@
+// The plugin registry: every replaceable component (back end, operator schedule, and later search
+// strategy, schedule space, cost model) registers a name, a one-line description and typed
+// parameters with defaults. Configs and the command line create components by name; unknown names
+// and parameters fail with the list of valid ones. Plugins built out of tree register the same way
+// from a shared library loaded with load_plugin_library().
+//
+//   TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 JIT for the host CPU",
+//       {{"opt_level", ParamType::Int, 3, "LLVM optimization level"}},
+//       [](const PluginParams& p) { return std::make_unique<LlvmCpuBackend>(p.get_int("opt_level")); });
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <typeindex>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessel {
+
+enum class ParamType { Int, Float, Bool, String };
+
+struct ParamSpec {
+  std::string name;
+  ParamType type;
+  nlohmann::json default_value;
+  std::string description;
+};
+
+struct PluginInfo {
+  std::string kind;  // "backend", "schedule", "strategy", ...
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  nlohmann::json to_json() const;
+};
+
+// Parameters of one plugin instance, checked against its specs with defaults filled in.
+class PluginParams {
+ public:
+  PluginParams(const PluginInfo& info, const nlohmann::json& given);
+  int64_t get_int(const std::string& name) const;
+  double get_float(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  std::string get_string(const std::string& name) const;
+  const nlohmann::json& values() const { return values_; }
+
+ private:
+  const nlohmann::json& at(const std::string& name, ParamType type) const;
+  const PluginInfo* info_;
+  nlohmann::json values_;
+};
+
+// Every registered plugin of every kind, for listing (`tessel plugins`).
+std::vector<PluginInfo> all_plugins();
+void add_plugin_info(const PluginInfo& info);
+
+// Registry of the plugins implementing one interface, e.g. Registry<Backend>.
+template <typename Interface>
+class Registry {
+ public:
+  using Factory = std::function<std::unique_ptr<Interface>(const PluginParams&)>;
+
+  static Registry& instance() {
+    static Registry registry;
+    return registry;
+  }
+
+  void add(PluginInfo info, Factory factory) {
+    add_plugin_info(info);
+    entries_[info.name] = Entry{std::move(info), std::move(factory)};
+  }
+
+  // Creates a plugin by name; `params` is a JSON object of parameter values (may be null).
+  std::unique_ptr<Interface> create(const std::string& name, const nlohmann::json& params = nullptr) const {
+    const Entry& entry = find(name);
+    return entry.factory(PluginParams(entry.info, params));
+  }
+
+  const PluginInfo& info(const std::string& name) const { return find(name).info; }
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& [name, entry] : entries_) out.push_back(name);
+    return out;
+  }
+
+ private:
+  struct Entry {
+    PluginInfo info;
+    Factory factory;
+  };
+  const Entry& find(const std::string& name) const;
+  std::map<std::string, Entry> entries_;
+};
+
+// Throws the "unknown plugin" error: what was asked, of which kind, and the valid names.
+[[noreturn]] void throw_unknown_plugin(const std::string& kind, const std::string& name,
+                                       const std::vector<std::string>& valid);
+
+template <typename Interface>
+const typename Registry<Interface>::Entry& Registry<Interface>::find(const std::string& name) const {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) throw_unknown_plugin(Interface::kPluginKind, name, names());
+  return it->second;
+}
+
+// Loads a shared library whose static initializers register plugins; throws UserError if it
+// cannot be loaded.
+void load_plugin_library(const std::string& path);
+
+namespace detail {
+template <typename Interface>
+struct PluginRegistrar {
+  PluginRegistrar(PluginInfo info, typename Registry<Interface>::Factory factory) {
+    info.kind = Interface::kPluginKind;
+    Registry<Interface>::instance().add(std::move(info), std::move(factory));
+  }
+};
+}  // namespace detail
+
+#define TESSEL_REGISTER_PLUGIN(Interface, name, description, params, factory)          \
+  static ::tessel::detail::PluginRegistrar<Interface> tessel_plugin_registrar_##name( \
+      ::tessel::PluginInfo{"", #name, description, params}, factory)
+
+}  // namespace tessel

@@ -1,0 +1,130 @@
+// Schedule primitives: the loop structure they record, and the error each illegal request raises
+// (which must name the stage, the axis and the rule).
+#include <catch2/catch.hpp>
+
+#include "ir/schedule.h"
+#include "support/error.h"
+
+using namespace tessel;
+
+namespace {
+
+struct Gemm {
+  Tensor a = placeholder({64, 32}, DataType::float32(), "A");
+  Tensor b = placeholder({32, 48}, DataType::float32(), "B");
+  IterVar k = reduce_axis(32, "k");
+  Tensor c = compute({64, 48}, [&](Var i, Var j) { return sum(a(i, k) * b(k, j), {k}); }, "C");
+};
+
+std::vector<std::string> leaf_names(const Stage& s) {
+  std::vector<std::string> names;
+  for (const IterVar& iv : s->leaf_axes) names.push_back(iv.name());
+  return names;
+}
+
+// Runs `request` and checks it throws a UserError whose message contains every fragment.
+template <typename F>
+void require_error(F request, std::initializer_list<const char*> fragments) {
+  try {
+    request();
+  } catch (const UserError& e) {
+    std::string msg = e.what();
+    for (const char* f : fragments) {
+      INFO("message: " << msg);
+      CHECK(msg.find(f) != std::string::npos);
+    }
+    return;
+  }
+  FAIL("expected a UserError");
+}
+
+}  // namespace
+
+TEST_CASE("split, tile, fuse and reorder reshape the loop nest", "[schedule]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  Stage c = s[g.c];
+  CHECK(leaf_names(c) == std::vector<std::string>{"i", "j", "k"});
+  auto [io, jo, ii, ji] = c.tile(c.axis(0), c.axis(1), 8, 16);
+  CHECK(leaf_names(c) == std::vector<std::string>{"i.outer", "j.outer", "i.inner", "j.inner", "k"});
+  c.reorder({g.k, ii});  // the listed axes swap places; the others stay where they are
+  CHECK(leaf_names(c) == std::vector<std::string>{"i.outer", "j.outer", "k", "j.inner", "i.inner"});
+  IterVar fused = c.fuse(io, jo);
+  CHECK(is_const_int(fused->dom.extent, 8 * 3));
+  CHECK(leaf_names(c).front() == "i.outer.j.outer.fused");
+  auto [o, i] = c.split_nparts(ji, 3);
+  CHECK(is_const_int(o->dom.extent, 3));
+  CHECK(is_const_int(i->dom.extent, 6));
+}
+
+TEST_CASE("non-dividing split rounds the outer extent up", "[schedule]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  auto [jo, ji] = s[g.c].split(s[g.c].axis(1), 20);
+  CHECK(is_const_int(jo->dom.extent, 3));
+  CHECK(is_const_int(ji->dom.extent, 20));
+}
+
+TEST_CASE("cache_write moves the reduction into a new stage", "[schedule]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  Tensor local = s.cache_write(g.c);
+  REQUIRE(s.stages().size() == 4);
+  CHECK(s[local]->op->is_reduction());
+  CHECK_FALSE(s[g.c]->op->is_reduction());
+  CHECK(s.current(g.c)->body.as<TensorRead>()->op.get() == local.get());
+  s[local].compute_at(s[g.c], s[g.c].axis(0));
+  CHECK(s[local]->attach == AttachKind::At);
+}
+
+TEST_CASE("cache_read redirects readers to a local copy", "[schedule]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  Tensor a_local = s.cache_read(g.a, {g.c});
+  CHECK(a_local.name() == "A.local");
+  auto inputs = input_tensors(s.current(g.c));
+  bool reads_cache = false, reads_original = false;
+  for (const Tensor& t : inputs) {
+    reads_cache |= t.get() == a_local.get();
+    reads_original |= t.get() == g.a.get();
+  }
+  CHECK(reads_cache);
+  CHECK_FALSE(reads_original);
+  CHECK(s.stages().front()->op.get() == g.a.get());
+}
+
+TEST_CASE("illegal schedule requests name the stage, the axis and the rule", "[schedule][errors]") {
+  Gemm g;
+  Tensor d = compute({64, 48}, [&](Var i, Var j) { return g.c(i, j) * 2.0; }, "D");
+  Tensor e = compute({64, 48}, [&](Var i, Var j) { return g.a(i, j % 32) + 1.0; }, "E");
+  Schedule s = create_schedule({d, e});
+  Stage c = s[g.c], ds = s[d];
+
+  require_error([&] { c.split(c.axis(0), 0); }, {"split", "factor 0", "'i'", "'C'", "positive"});
+  require_error([&] { c.split_nparts(c.axis(0), -2); }, {"nparts -2", "'C'"});
+  require_error([&] { c.reorder({ds.axis(0), c.axis(1)}); }, {"reorder", "'i'", "not a loop of stage 'C'"});
+  require_error([&] { c.reorder({c.axis(1), c.axis(1)}); }, {"reorder", "'j'", "twice"});
+  require_error([&] { c.fuse(c.axis(0), g.k); }, {"fuse", "'i'", "'k'", "not adjacent"});
+  require_error([&] { c.fuse(c.axis(1), g.k); }, {"fuse", "differ in kind"});
+  require_error([&] { c.vectorize(g.k); }, {"vectorize", "'k'", "'C'", "reduction axis"});
+  require_error([&] { c.parallel(g.k); }, {"parallel", "'k'", "reduction axis"});
+  require_error([&] { c.compute_at(s[e], s[e].axis(0)); }, {"compute_at", "'E'", "does not read 'C'"});
+  require_error([&] { c.compute_at(ds, c.axis(0)); }, {"compute_at", "'i'", "not a loop of stage 'D'"});
+  require_error([&] { ds.compute_at(c, c.axis(0)); }, {"compute_at", "'D'", "output"});
+  require_error([&] { c.compute_inline(); }, {"compute_inline", "'C'", "reduction"});
+  require_error([&] { s[g.a].compute_inline(); }, {"compute_inline", "'A'", "placeholder"});
+
+  auto [io, ii] = c.split(c.axis(0), 8);
+  require_error([&] { c.split(c.axis(0), 4); }, {"split", "'i'", "already split"});
+  c.vectorize(ii);
+  require_error([&] { c.parallel(ii); }, {"parallel", "already marked vectorize"});
+  require_error([&] { s.cache_write(g.c); }, {"cache_write", "'C'", "first"});
+}
+
+TEST_CASE("bad tensor definitions are rejected", "[schedule][errors]") {
+  require_error([] { placeholder({4, 0}, DataType::float32(), "X"); }, {"'X'", "size 0"});
+  Tensor x = placeholder({4, 4}, DataType::float32(), "X");
+  require_error([&] { x(Expr(1)); }, {"'X'", "2 dimensions", "1 indices"});
+  require_error([&] { x(Expr(1.0), Expr(0)); }, {"'X'", "float32", "integers"});
+  require_error([] { reduce_axis(0, "r"); }, {"'r'", "extent 0"});
+}
