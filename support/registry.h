@@ -69,7 +69,8 @@ class Registry {
 
   void add(PluginInfo info, Factory factory) {
     add_plugin_info(info);
-    entries_[info.name] = Entry{std::move(info), std::move(factory)};
+    std::string name = info.name;
+    entries_[name] = Entry{std::move(info), std::move(factory)};
   }
 
   // Creates a plugin by name; `params` is a JSON object of parameter values (may be null).
