@@ -1,0 +1,61 @@
+// The OpenBLAS GEMM baseline and the re-execution that frees OpenBLAS from the machine's presets.
+#include "benchmarks/baselines/openblas.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "benchmarks/bench_environment.h"
+
+namespace tessel {
+
+namespace {
+
+const char* const kPresetVariables[] = {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"};
+
+struct GemmBuffers {
+  std::vector<float> a, b, c;
+};
+
+}  // namespace
+
+PreparedKernel prepare_openblas_gemm(const GemmShape& shape, const float* a, const float* b, int threads) {
+  auto buffers = std::make_shared<GemmBuffers>();
+  buffers->a.assign(a, a + shape.m * shape.k);
+  buffers->b.assign(b, b + shape.k * shape.n);
+  buffers->c.assign(shape.m * shape.n, 0.0f);
+  openblas_set_num_threads(threads);
+  auto run = [buffers, shape] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, shape.m, shape.n, shape.k, 1.0f,
+                buffers->a.data(), shape.k, buffers->b.data(), shape.n, 0.0f, buffers->c.data(), shape.n);
+  };
+  auto read_output = [buffers](float* out) { std::copy(buffers->c.begin(), buffers->c.end(), out); };
+  return {"openblas", run, read_output};
+}
+
+std::string openblas_corename() { return openblas_get_corename(); }
+
+bool clear_openblas_presets() {
+  bool any_set = false;
+  for (const char* name : kPresetVariables) {
+    if (!std::getenv(name)) continue;
+    unsetenv(name);
+    any_set = true;
+  }
+  return any_set;
+}
+
+bool stop_openblas_idle_spinning() {
+  if (std::getenv("OPENBLAS_THREAD_TIMEOUT")) return false;
+  setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);  // the smallest OpenBLAS accepts: 2^4 cycles
+  return true;
+}
+
+void reexec_without_openblas_presets(char** argv) {
+  if (clear_openblas_presets()) reexec_self(argv);
+}
+
+}  // namespace tessel

@@ -1,0 +1,33 @@
+// The benchmark environment and the re-execution that applies it: see bench_environment.h.
+#include "benchmarks/bench_environment.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "benchmarks/baselines/onednn.h"
+#include "benchmarks/baselines/openblas.h"
+#include "support/error.h"
+
+namespace tessel {
+
+void reexec_self(char** argv) {
+  // The resolved path, not /proc/self/exe itself, so the new process keeps its name in ps and top.
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) self = "/proc/self/exe";
+  execv(self.c_str(), argv);
+  throw InternalError("cannot re-execute " + self.string() + ": " + std::strerror(errno));
+}
+
+void reexec_with_benchmark_environment(char** argv) {
+  bool changed = clear_openblas_presets();
+  changed |= stop_openblas_idle_spinning();
+  changed |= limit_openmp_spin_wait();
+  if (changed) reexec_self(argv);
+}
+
+}  // namespace tessel

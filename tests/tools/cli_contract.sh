@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Checks the `tessel` command-line contract that scripts and checks rely on: the JSON line of each
+# bench case, `plugins --json`, and exit status 2 with a one-line message for bad arguments.
+# Usage: cli_contract.sh path/to/tessel
+set -uo pipefail
+tessel=$1
+py=/usr/bin/python3
+failures=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_bad_args "description" args... : exit status 2 and exactly one line on stderr.
+expect_bad_args() {
+  local what=$1; shift
+  local err status
+  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
+  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($*)"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
+  pass
+}
+
+# check_bench_json args... : every stdout line is a contract object with a correct result.
+check_bench_json() {
+  local out
+  if ! out=$("$tessel" bench "$@" --json --repeats 3); then fail "bench $*: non-zero exit"; return; fi
+  if printf '%s\n' "$out" | $py -c '
+import json, sys
+keys = {"op", "workload", "tessel_us", "baseline", "baseline_us", "speedup", "gflops", "max_abs_err", "correct"}
+lines = [l for l in sys.stdin.read().splitlines() if l.strip()]
+assert lines, "no output"
+for line in lines:
+    obj = json.loads(line)
+    missing = keys - obj.keys()
+    assert not missing, f"missing {missing}"
+    assert obj["baseline"] in ("openblas", "onednn"), obj["baseline"]
+    assert obj["tessel_us"] > 0 and obj["baseline_us"] > 0
+    assert abs(obj["speedup"] - obj["baseline_us"] / obj["tessel_us"]) < 1e-6 * obj["speedup"] + 1e-9
+    assert obj["correct"] is True, line
+'; then pass; else fail "bench $* --json: output breaks the contract: $out"; fi
+}
+
+check_bench_json gemm --shape 64,48,32
+check_bench_json conv2d --shape 1,16,14,14,32,3,1,1
+check_bench_json depthwise --shape 1,32,14,14,3,2,1
+
+if "$tessel" plugins --json | $py -c '
+import json, sys
+plugins = json.load(sys.stdin)
+names = {(p["kind"], p["name"]) for p in plugins}
+assert ("backend", "llvm_cpu") in names, names
+for p in plugins:
+    assert {"kind", "name", "description", "params"} <= p.keys()
+'; then pass; else fail "plugins --json"; fi
+
+expect_bad_args "unknown workload" bench conv2d --workload C13
+expect_bad_args "unknown depthwise workload" bench depthwise --workload D0
+expect_bad_args "zero size" bench gemm --shape 0,16,16
+expect_bad_args "negative size" bench gemm --n -4
+expect_bad_args "malformed shape" bench conv2d --shape 1,16,14
+expect_bad_args "garbage in shape" bench depthwise --shape 1,32,14,14,3,x,1
+expect_bad_args "unknown option" bench gemm --n 64 --bogus
+expect_bad_args "unknown subcommand" frobnicate
+expect_bad_args "missing plugin library" --plugin /nonexistent/libx.so plugins
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]

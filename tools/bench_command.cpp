@@ -1,0 +1,140 @@
+// `tessel bench`: see bench_command.h. Arguments are checked before anything is measured; bad ones
+// end in a UserError (one line, exit status 2, from tools/main.cpp).
+#include "tools/bench_command.h"
+
+#include <iostream>
+#include <memory>
+
+#include "benchmarks/bench_environment.h"
+#include "benchmarks/bench_runner.h"
+#include "datasets/workloads.h"
+#include "support/error.h"
+
+namespace tessel::tools {
+
+namespace {
+
+struct BenchArgs {
+  int64_t n = 0;
+  std::string shape;
+  std::string workload;
+  bool json = false;
+  int threads = 2;
+  int repeats = 15;
+  bool has_n = false, has_shape = false, has_workload = false;  // given on the command line, even if empty
+};
+
+using ArgsPtr = std::shared_ptr<BenchArgs>;
+
+void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
+  cmd->add_flag("--json", args->json, "print one JSON object per case instead of a table");
+  cmd->add_option("--threads", args->threads, "threads for both Tessel and the baseline")->capture_default_str();
+  cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
+}
+
+bool given(const CLI::App* cmd, const std::string& name) {
+  const CLI::Option* option = cmd->get_option_no_throw(name);
+  return option && option->count() > 0;
+}
+
+void note_given_options(const CLI::App* cmd, BenchArgs& args) {
+  args.has_n = given(cmd, "--n");
+  args.has_shape = given(cmd, "--shape");
+  args.has_workload = given(cmd, "--workload");
+}
+
+BenchOptions options_from(const BenchArgs& args) {
+  if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
+  if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
+  BenchOptions options;
+  options.threads = args.threads;
+  options.repeats = args.repeats;
+  return options;
+}
+
+// Runs every case once the arguments are known good, in the benchmark environment (re-executing).
+template <typename Case>
+void run_cases(const std::vector<Case>& cases, const BenchArgs& args, char** argv,
+               CaseResult (*run_case)(const Case&, const BenchOptions&)) {
+  BenchOptions options = options_from(args);
+  reexec_with_benchmark_environment(argv);
+  ResultPrinter printer(std::cout, args.json);
+  for (const Case& c : cases) printer.print(run_case(c, options));
+  printer.finish();
+}
+
+struct GemmCase {
+  std::string workload;
+  GemmShape shape;
+};
+
+CaseResult run_gemm(const GemmCase& c, const BenchOptions& options) { return run_gemm_case(c.workload, c.shape, options); }
+
+GemmCase gemm_case(const BenchArgs& args) {
+  if (args.has_shape) return {"custom", parse_gemm_shape(args.shape)};
+  if (!args.has_n) user_error("bench gemm needs --n N or --shape M,N,K");
+  return {"n" + std::to_string(args.n), square_gemm(args.n)};
+}
+
+// Cases named by --workload, or the one --shape describes; `what` is the usage hint for neither.
+template <typename Shape>
+std::vector<Workload<Shape>> named_or_custom(const BenchArgs& args, const char* what,
+                                             std::vector<Workload<Shape>> (*find)(const std::string&),
+                                             Shape (*parse)(const std::string&)) {
+  if (args.has_shape) return {{"custom", parse(args.shape)}};
+  if (!args.has_workload) user_error(what);
+  return find(args.workload);
+}
+
+void add_gemm(CLI::App* bench, char** argv) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench->add_subcommand("gemm", "C[M,N] = A[M,K]·B[K,N] against OpenBLAS sgemm");
+  auto* n = cmd->add_option("--n", args->n, "square size M=N=K");
+  cmd->add_option("--shape", args->shape, "M,N,K")->excludes(n);
+  add_common_options(cmd, args);
+  cmd->callback([cmd, args, argv] {
+    note_given_options(cmd, *args);
+    run_cases<GemmCase>({gemm_case(*args)}, *args, argv, run_gemm);
+  });
+}
+
+void add_conv2d(CLI::App* bench, char** argv) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench->add_subcommand("conv2d", "ResNet-18 conv2d layers against oneDNN");
+  auto* workload = cmd->add_option("--workload", args->workload, "C1..C12 or all");
+  cmd->add_option("--shape", args->shape, "N,C,H,W,OC,K,S,P")->excludes(workload);
+  add_common_options(cmd, args);
+  cmd->callback([cmd, args, argv] {
+    note_given_options(cmd, *args);
+    auto cases = named_or_custom<Conv2dShape>(*args, "bench conv2d needs --workload C1..C12|all or --shape N,C,H,W,OC,K,S,P",
+                                              find_conv2d_workloads, parse_conv2d_shape);
+    run_cases(cases, *args, argv, run_conv2d_case);
+  });
+}
+
+void add_depthwise(CLI::App* bench, char** argv) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench->add_subcommand("depthwise", "MobileNet depthwise conv2d layers against oneDNN");
+  auto* workload = cmd->add_option("--workload", args->workload, "D1..D9 or all");
+  cmd->add_option("--shape", args->shape, "N,C,H,W,K,S,P")->excludes(workload);
+  add_common_options(cmd, args);
+  cmd->callback([cmd, args, argv] {
+    note_given_options(cmd, *args);
+    auto cases = named_or_custom<DepthwiseShape>(*args, "bench depthwise needs --workload D1..D9|all or --shape N,C,H,W,K,S,P",
+                                                 find_depthwise_workloads, parse_depthwise_shape);
+    run_cases(cases, *args, argv, run_depthwise_case);
+  });
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int argc, char** argv) {
+  TESSEL_CHECK(argc >= 1 && argv[argc] == nullptr, "bench needs main's argv to re-execute itself");
+  auto* bench = app.add_subcommand("bench", "Tessel against vendor baselines (OpenBLAS, oneDNN), in the same process");
+  bench->require_subcommand(1);
+  add_gemm(bench, argv);
+  add_conv2d(bench, argv);
+  add_depthwise(bench, argv);
+}
+
+}  // namespace tessel::tools
