@@ -1,0 +1,56 @@
+// The c_source back end: code generation, compilation, and the plugin registration.
+#include "backends/c_source/c_source_backend.h"
+
+#include "backends/c_source/c_codegen.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel {
+
+namespace {
+
+// A kernel in a dlopen'ed library, called through its NAME_packed(void* const*) wrapper.
+class CSourceFunction : public CompiledFunction {
+ public:
+  CSourceFunction(LoweredFunc func, std::shared_ptr<c_source::LoadedLibrary> library, const std::string& symbol)
+      : CompiledFunction(std::move(func)), library_(std::move(library)),
+        entry_(reinterpret_cast<void (*)(void* const*)>(library_->symbol(symbol))) {}
+
+  void call(void* const* args) const override { entry_(args); }
+
+ private:
+  std::shared_ptr<c_source::LoadedLibrary> library_;
+  void (*entry_)(void* const*);
+};
+
+}  // namespace
+
+std::unique_ptr<CompiledFunction> CSourceBackend::compile(const LoweredFunc& func) const {
+  std::string source = c_source::generate_c(func);
+  std::string name = c_source::c_function_name(func);
+  auto library = c_source::compile_and_load(source, name, options_);
+  return std::make_unique<CSourceFunction>(func, std::move(library), name + "_packed");
+}
+
+std::string CSourceBackend::emit(const LoweredFunc& func, const std::string& format) const {
+  if (format != "c") user_error("back end 'c_source' cannot emit '", format, "'; valid formats: c");
+  return c_source::generate_c(func);
+}
+
+TESSEL_REGISTER_PLUGIN(Backend, c_source, "C source compiled by the system C compiler with OpenMP (readable kernels)",
+                       (std::vector<ParamSpec>{
+                           {"compiler", ParamType::String, "cc", "the C compiler to run"},
+                           {"opt_level", ParamType::Int, 2, "optimization level, 0..3"},
+                           {"march", ParamType::String, "native", "value of -march; empty for none"}}),
+                       [](const PluginParams& p) {
+                         c_source::CCompilerOptions options;
+                         options.compiler = p.get_string("compiler");
+                         options.opt_level = static_cast<int>(p.get_int("opt_level"));
+                         options.march = p.get_string("march");
+                         if (options.opt_level < 0 || options.opt_level > 3)
+                           user_error("c_source: opt_level must be 0..3, got ", options.opt_level);
+                         if (options.compiler.empty()) user_error("c_source: 'compiler' must name a C compiler, e.g. cc");
+                         return std::make_unique<CSourceBackend>(options);
+                       });
+
+}  // namespace tessel

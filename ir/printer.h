@@ -1,0 +1,39 @@
+// Human-readable, TVM-like text of expressions, statements, lowered functions and tensor
+// definitions, for debugging, error messages and test snapshots.
+//
+// Conventions of the text:
+//   - parentheses only where precedence needs them; a right operand of the same precedence is
+//     parenthesized, so the text shows the tree's shape ("a - (b - c)", "a + (b + c)");
+//   - integer `/` and `%` are FLOOR division and modulo (the IR's semantics, see ir/expr.h), not
+//     C's truncating operators;
+//   - int32 constants print bare ("5"), other integer types with a suffix ("5i64", "3i8", "1u8"),
+//     bools as true/false, float32 with an "f" suffix ("0.5f", "1.0f");
+//   - vectors: ramp(base, stride, lanes) and x16(v) for a 16-lane broadcast;
+//   - loops: "for (i, 0, 32) {" with the loop kind as keyword (for, parallel, vectorized, unrolled)
+//     and (var, min, extent); blocks indent by two spaces; "realize C([min, extent], ...)" and
+//     "allocate buf[float32 * size]" likewise give a start and a size.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ir/expr.h"
+#include "ir/stmt.h"
+#include "ir/tensor.h"
+
+namespace tessel {
+
+std::ostream& operator<<(std::ostream& os, const Expr& e);
+std::ostream& operator<<(std::ostream& os, const Stmt& s);
+std::ostream& operator<<(std::ostream& os, const LoweredFunc& f);
+// One line defining the tensor's operation: "C[i, j] = sum(...)  // float32[4, 5], k in [0, 3)".
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+std::string to_string(const Expr& e);
+std::string to_string(const Stmt& s);
+std::string to_string(const LoweredFunc& f);
+std::string to_string(const Tensor& t);
+// Every operation the outputs depend on, producers first, one definition per line.
+std::string to_string(const std::vector<Tensor>& outputs);
+
+}  // namespace tessel

@@ -1,0 +1,171 @@
+// NDArray storage, creation, element access by double, and comparison.
+#include "runtime/ndarray.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+
+namespace tessel {
+
+std::string ElementType::str() const {
+  std::string base;
+  if (is_bool()) {
+    base = "bool";
+  } else {
+    switch (code) {
+      case kInt: base = "int"; break;
+      case kUInt: base = "uint"; break;
+      case kFloat: base = "float"; break;
+      default: return "handle";
+    }
+    base += std::to_string(bits);
+  }
+  return lanes > 1 ? base + "x" + std::to_string(lanes) : base;
+}
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
+  os << "]";
+  return os.str();
+}
+
+namespace {
+
+// Calls f with a null pointer of the C++ type stored for `t`, so one generic lambda serves every
+// scalar element type.
+template <typename F>
+auto dispatch_scalar(ElementType t, F&& f) {
+  if (t.lanes == 1) {
+    if (t.is_bool()) return f(static_cast<bool*>(nullptr));
+    switch (t.code * 1000 + t.bits) {
+      case ElementType::kFloat * 1000 + 32: return f(static_cast<float*>(nullptr));
+      case ElementType::kFloat * 1000 + 64: return f(static_cast<double*>(nullptr));
+      case ElementType::kInt * 1000 + 8: return f(static_cast<int8_t*>(nullptr));
+      case ElementType::kInt * 1000 + 16: return f(static_cast<int16_t*>(nullptr));
+      case ElementType::kInt * 1000 + 32: return f(static_cast<int32_t*>(nullptr));
+      case ElementType::kInt * 1000 + 64: return f(static_cast<int64_t*>(nullptr));
+      case ElementType::kUInt * 1000 + 8: return f(static_cast<uint8_t*>(nullptr));
+      case ElementType::kUInt * 1000 + 16: return f(static_cast<uint16_t*>(nullptr));
+      case ElementType::kUInt * 1000 + 32: return f(static_cast<uint32_t*>(nullptr));
+      case ElementType::kUInt * 1000 + 64: return f(static_cast<uint64_t*>(nullptr));
+      default: break;
+    }
+  }
+  user_error("NDArray element type ", t.str(), " is not supported here: use a scalar int, uint, float or bool type");
+}
+
+std::shared_ptr<uint8_t> allocate_aligned(size_t nbytes) {
+  // aligned_alloc wants a multiple of the alignment; never ask for zero bytes.
+  size_t rounded = std::max<size_t>(NDArray::kAlignment, (nbytes + NDArray::kAlignment - 1) / NDArray::kAlignment *
+                                                             NDArray::kAlignment);
+  void* p = std::aligned_alloc(NDArray::kAlignment, rounded);
+  if (!p) user_error("NDArray: cannot allocate ", nbytes, " bytes: out of memory");
+  return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+}
+
+}  // namespace
+
+int64_t NDArray::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype) {
+  for (int64_t d : shape)
+    if (d < 0) user_error("NDArray shape ", shape_str(shape), " has a negative dimension; dimensions must be >= 0");
+  if (dtype.bits == 0 || dtype.lanes == 0 || dtype.code > ElementType::kHandle)
+    user_error("NDArray element type (code ", int(dtype.code), ", bits ", int(dtype.bits), ", lanes ",
+               int(dtype.lanes), ") is not a valid type");
+  NDArray out;
+  out.shape_ = std::move(shape);
+  out.dtype_ = dtype;
+  out.storage_ = allocate_aligned(out.nbytes());
+  return out;
+}
+
+NDArray NDArray::zeros(std::vector<int64_t> shape, ElementType dtype) {
+  NDArray out = empty(std::move(shape), dtype);
+  std::memset(out.data(), 0, out.nbytes());
+  return out;
+}
+
+NDArray NDArray::random_uniform(std::vector<int64_t> shape, ElementType dtype, uint64_t seed, double lo, double hi) {
+  if (!(lo <= hi)) user_error("NDArray::random_uniform: lo (", lo, ") must not exceed hi (", hi, ")");
+  NDArray out = empty(std::move(shape), dtype);
+  std::mt19937_64 rng(seed);
+  // Mapped by hand rather than with std distributions, whose output differs between libraries.
+  auto unit = [&rng] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  dispatch_scalar(dtype, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    T* dst = out.data_as<T>();
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      if constexpr (std::is_same_v<T, bool>) {
+        dst[i] = unit() < 0.5;
+      } else if constexpr (std::is_floating_point_v<T>) {
+        dst[i] = static_cast<T>(lo + (hi - lo) * unit());
+      } else {
+        double a = std::max(std::ceil(lo), static_cast<double>(std::numeric_limits<T>::lowest()));
+        double b = std::min(std::floor(hi), static_cast<double>(std::numeric_limits<T>::max()));
+        dst[i] = static_cast<T>(a + std::floor((b - a + 1) * unit()));
+      }
+    }
+  });
+  return out;
+}
+
+void NDArray::check_access(ElementType requested) const {
+  if (!defined()) user_error("access to the data of an undefined NDArray: create it with NDArray::empty first");
+  if (!(requested == dtype_))
+    user_error("NDArray of ", dtype_.str(), " accessed as ", requested.str(), ": use data_as with the element type");
+}
+
+double NDArray::get_double(int64_t flat) const {
+  if (flat < 0 || flat >= numel()) user_error("NDArray index ", flat, " out of range for shape ", shape_str(shape_));
+  return dispatch_scalar(dtype_, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    return static_cast<double>(data_as<T>()[flat]);
+  });
+}
+
+void NDArray::set_double(int64_t flat, double value) {
+  if (flat < 0 || flat >= numel()) user_error("NDArray index ", flat, " out of range for shape ", shape_str(shape_));
+  dispatch_scalar(dtype_, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    data_as<T>()[flat] = static_cast<T>(value);
+  });
+}
+
+NDArray NDArray::copy() const {
+  if (!defined()) return NDArray();
+  NDArray out = empty(shape_, dtype_);
+  std::memcpy(out.data(), data(), nbytes());
+  return out;
+}
+
+void NDArray::check_matches(const std::vector<int64_t>& shape, ElementType dtype, const std::string& what) const {
+  if (!defined()) user_error(what, ": the array is undefined; expected ", dtype.str(), shape_str(shape));
+  if (shape_ != shape || !(dtype_ == dtype))
+    user_error(what, ": expected an array of ", dtype.str(), shape_str(shape), " but got ", dtype_.str(),
+               shape_str(shape_));
+}
+
+double max_abs_diff(const NDArray& a, const NDArray& b) {
+  b.check_matches(a.shape(), a.dtype(), "max_abs_diff");
+  double worst = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    double x = a.get_double(i), y = b.get_double(i);
+    if (x == y) continue;  // also equal infinities, whose difference would be NaN
+    double d = std::fabs(x - y);
+    if (std::isnan(d)) return d;
+    worst = std::max(worst, d);
+  }
+  return worst;
+}
+
+}  // namespace tessel

@@ -1,0 +1,103 @@
+// NDArray: alignment, shared versus deep copies, seeded random fill, comparison, and the errors
+// raised for bad shapes, types and sizes.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "runtime/ndarray.h"
+
+using namespace tessel;
+
+namespace {
+
+const ElementType kF32 = ElementType::of<float>();
+const ElementType kI8 = ElementType::of<int8_t>();
+
+template <typename F>
+void require_user_error(F action, const char* fragment) {
+  try {
+    action();
+  } catch (const UserError& e) {
+    INFO("message: " << e.what());
+    CHECK(std::string(e.what()).find(fragment) != std::string::npos);
+    return;
+  }
+  FAIL("expected a UserError mentioning: " << fragment);
+}
+
+}  // namespace
+
+TEST_CASE("ndarray: storage is 64-byte aligned and sized by shape and type", "[ndarray]") {
+  for (int64_t n : {1, 3, 17, 1000}) {
+    NDArray a = NDArray::empty({n, 3}, kF32);
+    CHECK(reinterpret_cast<uintptr_t>(a.data()) % NDArray::kAlignment == 0);
+    CHECK(a.numel() == n * 3);
+    CHECK(a.nbytes() == static_cast<size_t>(n * 3 * 4));
+  }
+  NDArray scalar = NDArray::zeros({}, kI8);
+  CHECK(scalar.numel() == 1);
+  CHECK(scalar.nbytes() == 1);
+  CHECK(NDArray::empty({0, 4}, kF32).numel() == 0);
+  CHECK(ElementType::of<bool>().bytes() == 1);
+  CHECK(ElementType::of<bool>().str() == "bool");
+  CHECK(ElementType(ElementType::kFloat, 32, 8).str() == "float32x8");
+}
+
+TEST_CASE("ndarray: copies share storage, copy() does not", "[ndarray]") {
+  NDArray a = NDArray::from_vector<float>({2, 2}, {1, 2, 3, 4});
+  NDArray shared = a;
+  NDArray deep = a.copy();
+  a.data_as<float>()[0] = 10;
+  CHECK(shared.data_as<float>()[0] == 10);
+  CHECK(deep.data_as<float>()[0] == 1);
+  CHECK(max_abs_diff(a, deep) == 9);
+}
+
+TEST_CASE("ndarray: random_uniform is seeded and respects its range", "[ndarray]") {
+  NDArray a = NDArray::random_uniform({64, 64}, kF32, 7, -2.0, 3.0);
+  NDArray b = NDArray::random_uniform({64, 64}, kF32, 7, -2.0, 3.0);
+  NDArray c = NDArray::random_uniform({64, 64}, kF32, 8, -2.0, 3.0);
+  CHECK(max_abs_diff(a, b) == 0);
+  CHECK(max_abs_diff(a, c) > 0);
+  double lo = 1e9, hi = -1e9;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    lo = std::min(lo, a.get_double(i));
+    hi = std::max(hi, a.get_double(i));
+  }
+  CHECK(lo >= -2.0);
+  CHECK(hi < 3.0);
+  CHECK(hi - lo > 4.5);  // 4096 samples cover nearly all of the range
+
+  // The range is clamped to int8, [-128, 127]; 10000 uniform draws reach both ends.
+  NDArray ints = NDArray::random_uniform({10000}, kI8, 1, -300, 300);
+  bool saw_min = false, saw_max = false;
+  for (int64_t i = 0; i < ints.numel(); ++i) {
+    int v = ints.data_as<int8_t>()[i];
+    saw_min |= v == -128;
+    saw_max |= v == 127;
+  }
+  CHECK(saw_min);
+  CHECK(saw_max);
+}
+
+TEST_CASE("ndarray: max_abs_diff treats NaN as a failure and equal infinities as equal", "[ndarray]") {
+  float inf = INFINITY;
+  NDArray a = NDArray::from_vector<float>({3}, {1, inf, 2});
+  NDArray b = NDArray::from_vector<float>({3}, {1.5f, inf, 2});
+  CHECK(max_abs_diff(a, b) == 0.5);
+  NDArray n = NDArray::from_vector<float>({3}, {1, inf, NAN});
+  CHECK(std::isnan(max_abs_diff(a, n)));
+}
+
+TEST_CASE("ndarray: mismatches and misuse raise UserError", "[ndarray]") {
+  NDArray f = NDArray::zeros({2, 3}, kF32);
+  require_user_error([&] { f.data_as<int32_t>(); }, "NDArray of float32 accessed as int32");
+  require_user_error([&] { max_abs_diff(f, NDArray::zeros({3, 2}, kF32)); }, "expected an array of float32[2, 3]");
+  require_user_error([&] { max_abs_diff(f, NDArray::zeros({2, 3}, kI8)); }, "but got int8[2, 3]");
+  require_user_error([] { NDArray::empty({2, -1}, ElementType::of<float>()); }, "negative dimension");
+  require_user_error([] { NDArray::from_vector<float>({2, 2}, {1, 2, 3}); }, "3 values given for shape [2, 2]");
+  require_user_error([] { NDArray::random_uniform({2}, ElementType::of<float>(), 0, 1.0, -1.0); }, "must not exceed");
+  require_user_error([] { NDArray().data_as<float>(); }, "undefined NDArray");
+  require_user_error([&] { f.get_double(6); }, "index 6 out of range");
+}
