@@ -1,0 +1,59 @@
+// The interface every code generator implements. A Backend compiles a LoweredFunc (the flattened
+// loop IR of ir/stmt.h) into a CompiledFunction, a callable kernel. Back ends register themselves
+// by name in the plugin registry (support/registry.h), e.g. Registry<Backend>::create("llvm_cpu").
+//
+//   std::unique_ptr<Backend> backend = Registry<Backend>::instance().create("llvm_cpu");
+//   std::unique_ptr<CompiledFunction> kernel = backend->compile(lowered);
+//   void* args[] = {a.data(), b.data(), c.data()};   // LoweredFunc::args order
+//   kernel->call(args);
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/stmt.h"
+#include "runtime/ndarray.h"
+
+namespace tessel {
+
+// A compiled kernel. It keeps whatever owns the machine code (a JIT, a loaded library) alive.
+class CompiledFunction {
+ public:
+  explicit CompiledFunction(LoweredFunc func) : func_(std::move(func)) {}
+  virtual ~CompiledFunction();
+  CompiledFunction(const CompiledFunction&) = delete;
+  CompiledFunction& operator=(const CompiledFunction&) = delete;
+
+  // The hot path: args[i] points to the first element of func().args[i]'s buffer. Nothing is
+  // checked; the buffers must hold the shapes func() declares.
+  virtual void call(void* const* args) const = 0;
+
+  // The checked path: throws UserError unless there is one array per argument, each with the
+  // argument's shape and element type; then call()s with their data.
+  void run(const std::vector<NDArray*>& args) const;
+
+  // The function this kernel was compiled from (argument names, dtypes, shapes).
+  const LoweredFunc& func() const { return func_; }
+
+ private:
+  LoweredFunc func_;
+};
+
+class Backend {
+ public:
+  static constexpr const char* kPluginKind = "backend";
+  virtual ~Backend();
+
+  // The registry name, e.g. "llvm_cpu".
+  virtual std::string name() const = 0;
+
+  // Compiles one function; throws UserError if the function uses something this back end
+  // cannot generate. Implementations must allow concurrent compile() calls from several threads.
+  virtual std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const = 0;
+
+  // Human-readable code for inspection (`tessel ... --emit <format>`). The formats a back end
+  // offers are its own ("llvm", "asm", "c", ...); the default offers none and throws UserError.
+  virtual std::string emit(const LoweredFunc& func, const std::string& format) const;
+};
+
+}  // namespace tessel

@@ -1,0 +1,52 @@
+// CodeGen for signed integer Div and Mod, which have floor semantics (ir/expr.h). Index arithmetic
+// is full of them, so the cheap cases matter: a non-negative dividend over a positive constant is
+// plain unsigned division (a shift or a mask for powers of two); a positive constant divisor needs
+// one sign fix-up; only the general case pays for two.
+#include "backends/llvm_cpu/codegen.h"
+
+namespace tessel::llvm_cpu {
+
+// A conservative fact: true only if e >= 0 at every evaluation.
+bool CodeGen::known_nonneg(const Expr& e) const {
+  if (e.type().is_uint()) return true;
+  if (const int64_t* c = as_const_int(e)) return *c >= 0;
+  if (auto* v = e.as<VarNode>()) return nonneg_vars_.count(v) > 0;
+  if (auto* op = e.as<Add>()) return known_nonneg(op->a) && known_nonneg(op->b);
+  if (auto* op = e.as<Mul>()) return known_nonneg(op->a) && known_nonneg(op->b);
+  if (auto* op = e.as<Div>()) return known_nonneg(op->a) && known_positive_constant(op->b);
+  if (auto* op = e.as<Mod>()) return known_positive_constant(op->b);
+  if (auto* op = e.as<Min>()) return known_nonneg(op->a) && known_nonneg(op->b);
+  if (auto* op = e.as<Max>()) return known_nonneg(op->a) || known_nonneg(op->b);
+  if (auto* op = e.as<Ramp>()) return known_nonneg(op->base) && known_nonneg(op->stride);
+  if (auto* op = e.as<Broadcast>()) return known_nonneg(op->value);
+  if (auto* op = e.as<Cast>()) return op->value.type().is_index() && known_nonneg(op->value);
+  return false;
+}
+
+bool CodeGen::known_positive_constant(const Expr& e) const {
+  if (auto* b = e.as<Broadcast>()) return known_positive_constant(b->value);
+  const int64_t* c = as_const_int(e);
+  return c && *c > 0;
+}
+
+llvm::Value* CodeGen::emit_floor_div_mod(NodeKind kind, const Expr& a, const Expr& b) {
+  bool is_div = kind == NodeKind::Div;
+  int lanes = std::max(a.type().lanes, b.type().lanes);
+  llvm::Value* x = splat_to(emit(a), lanes);
+  llvm::Value* y = splat_to(emit(b), lanes);
+  bool positive_divisor = known_positive_constant(b);
+  // with both sides non-negative, truncation is floor (a zero divisor is undefined either way)
+  if (known_nonneg(a) && (positive_divisor || known_nonneg(b)))
+    return is_div ? builder_.CreateUDiv(x, y) : builder_.CreateURem(x, y);
+  llvm::Value* r = builder_.CreateSRem(x, y);
+  llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
+  // truncation rounds toward zero; floor differs exactly when the remainder's sign opposes y's
+  llvm::Value* differs = positive_divisor
+                             ? builder_.CreateICmpSLT(r, zero)
+                             : builder_.CreateAnd(builder_.CreateICmpNE(r, zero),
+                                                  builder_.CreateICmpSLT(builder_.CreateXor(r, y), zero));
+  if (!is_div) return builder_.CreateSelect(differs, builder_.CreateAdd(r, y), r);
+  return builder_.CreateSub(builder_.CreateSDiv(x, y), builder_.CreateZExt(differs, x->getType()));
+}
+
+}  // namespace tessel::llvm_cpu

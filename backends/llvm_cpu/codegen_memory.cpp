@@ -1,0 +1,120 @@
+// CodeGen for memory and vectors: Load and Store (scalar, contiguous vector, gather/scatter),
+// Ramp and Broadcast, and Allocate (an aligned stack slot when small and constant-sized, else the
+// heap). Bool buffers hold one byte per element.
+#include "backends/llvm_cpu/codegen.h"
+#include "support/error.h"
+
+namespace tessel::llvm_cpu {
+namespace {
+
+// Stack slots above this size risk overflowing worker-thread stacks; they go to the heap.
+constexpr uint64_t kMaxStackBytes = 64 * 1024;
+// Cache-line and AVX-512 register alignment for temporaries.
+constexpr uint64_t kAllocAlign = 64;
+
+// The Ramp of a vector index whose lanes are consecutive elements, or nullptr.
+const Ramp* contiguous_ramp(const Expr& index) {
+  auto* ramp = index.as<Ramp>();
+  return ramp && is_const_int(ramp->stride, 1) ? ramp : nullptr;
+}
+
+}  // namespace
+
+llvm::Value* CodeGen::buffer_base(const Buffer& buffer) const {
+  auto it = state_.buffers.find(buffer.get());
+  if (it == state_.buffers.end())
+    user_error("buffer '", buffer.name(), "' is accessed in function '", func_name_,
+               "' but is neither an argument nor allocated around the access");
+  return it->second;
+}
+
+llvm::Value* CodeGen::element_pointer(const Buffer& buffer, llvm::Value* index) {
+  llvm::Type* element = memory_type(context_, buffer.dtype().element());
+  return builder_.CreateInBoundsGEP(element, buffer_base(buffer), index);
+}
+
+llvm::Value* CodeGen::vector_pointer(const Buffer& buffer, const Expr& first_index, int lanes) {
+  llvm::Type* vector = memory_type(context_, buffer.dtype().with_lanes(lanes));
+  return builder_.CreateBitCast(element_pointer(buffer, emit(first_index)), vector->getPointerTo());
+}
+
+void CodeGen::visit_node(const Load* op) {
+  DataType t = op->type;
+  llvm::Align align(t.element().bytes());
+  llvm::Value* raw;
+  if (!t.is_vector()) {
+    raw = builder_.CreateAlignedLoad(memory_type(context_, t), element_pointer(op->buffer, emit(op->index)), align);
+  } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
+    raw = builder_.CreateAlignedLoad(memory_type(context_, t), vector_pointer(op->buffer, ramp->base, t.lanes), align);
+  } else if (auto* same = op->index.as<Broadcast>()) {
+    llvm::Value* scalar = builder_.CreateAlignedLoad(memory_type(context_, t.element()),
+                                                     element_pointer(op->buffer, emit(same->value)), align);
+    raw = builder_.CreateVectorSplat(t.lanes, scalar);
+  } else {
+    raw = builder_.CreateMaskedGather(memory_type(context_, t), element_pointer(op->buffer, emit(op->index)), align);
+  }
+  value_ = t.is_bool() ? builder_.CreateTrunc(raw, value_type(context_, t)) : raw;
+}
+
+void CodeGen::visit_node(const Store* op) {
+  DataType t = op->value.type();
+  if (t.element() != op->buffer.dtype().element())
+    user_error("store of a ", t.str(), " value into ", op->buffer.dtype().str(), " buffer '", op->buffer.name(),
+               "' in function '", func_name_, "'; cast the value to the buffer's type");
+  llvm::Value* value = emit(op->value);
+  if (t.is_bool()) value = builder_.CreateZExt(value, memory_type(context_, t));
+  llvm::Align align(t.element().bytes());
+  if (!t.is_vector()) {
+    builder_.CreateAlignedStore(value, element_pointer(op->buffer, emit(op->index)), align);
+  } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
+    builder_.CreateAlignedStore(value, vector_pointer(op->buffer, ramp->base, t.lanes), align);
+  } else {
+    llvm::Value* index = splat_to(emit(op->index), t.lanes);
+    builder_.CreateMaskedScatter(value, element_pointer(op->buffer, index), align);
+  }
+}
+
+void CodeGen::visit_node(const Ramp* op) {
+  llvm::Value* base = builder_.CreateVectorSplat(op->lanes, emit(op->base));
+  llvm::Value* stride = builder_.CreateVectorSplat(op->lanes, emit(op->stride));
+  std::vector<llvm::Constant*> steps;
+  llvm::Type* element = value_type(context_, op->base.type());
+  for (int i = 0; i < op->lanes; ++i) steps.push_back(llvm::ConstantInt::get(element, i));
+  bool nsw = op->base.type().is_int();
+  value_ = builder_.CreateAdd(base, builder_.CreateMul(stride, llvm::ConstantVector::get(steps), "", false, nsw), "",
+                              false, nsw);
+}
+
+void CodeGen::visit_node(const Broadcast* op) { value_ = builder_.CreateVectorSplat(op->lanes, emit(op->value)); }
+
+void CodeGen::visit_node(const Allocate* op) {
+  llvm::Type* element = memory_type(context_, op->buffer.dtype().element());
+  const int64_t* count = as_const_int(op->size);
+  if (count && *count < 0)
+    user_error("buffer '", op->buffer.name(), "' in function '", func_name_, "' has negative size ", *count);
+  uint64_t element_bytes = module_.getDataLayout().getTypeAllocSize(element);
+  bool on_stack = count && uint64_t(*count) * element_bytes <= kMaxStackBytes;
+  llvm::Value* heap = on_stack ? nullptr : emit_heap_allocate(op, element);
+  state_.buffers[op->buffer.get()] = on_stack ? entry_alloca(element, *count, kAllocAlign) : heap;
+  emit(op->body);
+  state_.buffers.erase(op->buffer.get());
+  if (heap) {
+    llvm::FunctionCallee free_fn = module_.getOrInsertFunction("free", builder_.getVoidTy(), builder_.getInt8PtrTy());
+    builder_.CreateCall(free_fn, {builder_.CreateBitCast(heap, builder_.getInt8PtrTy())});
+  }
+}
+
+// aligned_alloc wants a size that is a multiple of the alignment.
+llvm::Value* CodeGen::emit_heap_allocate(const Allocate* op, llvm::Type* element) {
+  llvm::Type* i64 = builder_.getInt64Ty();
+  uint64_t element_bytes = module_.getDataLayout().getTypeAllocSize(element);
+  llvm::Value* count = emit_cast(emit(op->size), op->size.type(), DataType::int64());
+  llvm::Value* bytes = builder_.CreateMul(count, llvm::ConstantInt::get(i64, element_bytes));
+  llvm::Value* rounded = builder_.CreateAnd(builder_.CreateAdd(bytes, llvm::ConstantInt::get(i64, kAllocAlign - 1)),
+                                            llvm::ConstantInt::get(i64, ~(kAllocAlign - 1)));
+  llvm::FunctionCallee alloc = module_.getOrInsertFunction("aligned_alloc", builder_.getInt8PtrTy(), i64, i64);
+  llvm::Value* raw = builder_.CreateCall(alloc, {llvm::ConstantInt::get(i64, kAllocAlign), rounded});
+  return builder_.CreateBitCast(raw, element->getPointerTo());
+}
+
+}  // namespace tessel::llvm_cpu

@@ -1,0 +1,42 @@
+// The LLVM CPU back end: compiles lowered functions for the host CPU with LLVM 14, either into a
+// JIT-compiled kernel (the "llvm_cpu" Backend plugin) or into files (object file, shared library)
+// and text for inspection (LLVM IR, assembly).
+//
+// A compiled function `f` exports `void f(T0*, T1*, ...)` and `void f_packed(void** args)`; both
+// take the arguments in LoweredFunc::args order. Parallel loops call tessel_parallel_for
+// (runtime/thread_pool.h), so a shared library must be loaded into a process that has libtessel.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "backends/backend.h"
+
+namespace tessel {
+
+struct LlvmCpuOptions {
+  int opt_level = 3;       // LLVM -O level, 0..3
+  bool fast_math = false;  // beyond FMA contraction (always on): reassociation, no-NaN/Inf, ...
+};
+
+class LlvmCpuBackend : public Backend {
+ public:
+  explicit LlvmCpuBackend(LlvmCpuOptions options = {}) : options_(options) {}
+  std::string name() const override { return "llvm_cpu"; }
+  std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const override;
+  // Formats: "llvm" (optimized LLVM IR) and "asm" (host assembly).
+  std::string emit(const LoweredFunc& func, const std::string& format) const override;
+
+ private:
+  LlvmCpuOptions options_;
+};
+
+// Optimized LLVM IR of the function, as text.
+std::string emit_llvm_ir(const LoweredFunc& func, const LlvmCpuOptions& options = {});
+// Host assembly of the function (AT&T syntax).
+std::string emit_assembly(const LoweredFunc& func, const LlvmCpuOptions& options = {});
+// A position-independent ELF object file at `path`.
+void write_object_file(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options = {});
+// A shared library at `path`, linked from the object file with the system C compiler (`cc`).
+void write_shared_library(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options = {});
+
+}  // namespace tessel

@@ -1,0 +1,34 @@
+// The "llvm_cpu" Backend plugin: JIT compilation for the host CPU, plus LLVM IR and assembly
+// through emit().
+#include "backends/llvm_cpu/jit.h"
+#include "backends/llvm_cpu/llvm_cpu.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel {
+
+std::unique_ptr<CompiledFunction> LlvmCpuBackend::compile(const LoweredFunc& func) const {
+  return llvm_cpu::jit_compile(func, options_);
+}
+
+std::string LlvmCpuBackend::emit(const LoweredFunc& func, const std::string& format) const {
+  if (format == "llvm") return emit_llvm_ir(func, options_);
+  if (format == "asm") return emit_assembly(func, options_);
+  user_error("back end 'llvm_cpu' cannot emit '", format, "'; valid formats: llvm, asm");
+}
+
+TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 JIT for the host CPU (AVX-512 when available)",
+                       (std::vector<ParamSpec>{
+                           {"opt_level", ParamType::Int, 3, "LLVM optimization level, 0..3"},
+                           {"fast_math", ParamType::Bool, false,
+                            "allow reassociation and no-NaN/Inf assumptions beyond FMA contraction"}}),
+                       [](const PluginParams& p) {
+                         LlvmCpuOptions options;
+                         options.opt_level = static_cast<int>(p.get_int("opt_level"));
+                         options.fast_math = p.get_bool("fast_math");
+                         if (options.opt_level < 0 || options.opt_level > 3)
+                           user_error("llvm_cpu: opt_level must be 0..3, got ", options.opt_level);
+                         return std::make_unique<LlvmCpuBackend>(options);
+                       });
+
+}  // namespace tessel
