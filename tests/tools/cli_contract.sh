@@ -54,6 +54,15 @@ for p in plugins:
     assert {"kind", "name", "description", "params"} <= p.keys()
 '; then pass; else fail "plugins --json"; fi
 
+# (Output is captured first: grep -q closing the pipe early would fail the pipeline.)
+lowered=$("$tessel" lower gemm --n 32)
+if grep -q '^func gemm(A: float32\[32, 32\]' <<< "$lowered"; then pass; else fail "lower gemm: $lowered"; fi
+c_code=$("$tessel" lower depthwise --workload D9 --emit c)
+if grep -q 'void depthwise(' <<< "$c_code"; then pass; else fail "lower --emit c"; fi
+expect_bad_args "lower: unknown op" lower softmax --n 4
+expect_bad_args "lower: unknown emit" lower gemm --n 4 --emit ptx
+expect_bad_args "lower: workload and shape" lower conv2d --workload C1 --shape 1,3,8,8,4,3,1,1
+
 expect_bad_args "unknown workload" bench conv2d --workload C13
 expect_bad_args "unknown depthwise workload" bench depthwise --workload D0
 expect_bad_args "zero size" bench gemm --shape 0,16,16

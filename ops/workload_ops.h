@@ -1,0 +1,27 @@
+// The tensor expression of a reference workload (datasets/workloads.h) in the layout Tessel's CPU
+// schedules run it in: GEMM on row-major matrices, conv2d and depthwise on blocked NCHWc data
+// with OIHWio kernels. The benchmark, `tessel lower` and the tuner's tasks all build operators
+// through here, so they agree on what "C6" means.
+#pragma once
+#include <vector>
+
+#include "datasets/workloads.h"
+#include "ir/tensor.h"
+
+namespace tessel::ops {
+
+struct OpInstance {
+  std::vector<Tensor> inputs;  // placeholders, in call order
+  Tensor output;
+  // The arguments of the compiled kernel: inputs, then the output.
+  std::vector<Tensor> args() const;
+};
+
+OpInstance gemm_instance(const GemmShape& shape);
+// Inputs: data [N, C/ib, H, W, ib] and kernel [OC/ob, C/groups/ib, KH, KW, ib, ob], blocks from
+// choose_conv2d_blocks.
+OpInstance conv2d_instance(const Conv2dShape& shape);
+// Inputs: data [N, C/b, H, W, b] and kernel [C/b, 1, K, K, 1, b], b from choose_depthwise_block.
+OpInstance depthwise_instance(const DepthwiseShape& shape);
+
+}  // namespace tessel::ops
