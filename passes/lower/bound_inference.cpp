@@ -1,0 +1,131 @@
+// Bound inference (see bound_inference.h). Stages are visited consumers first, so the ranges of
+// every loop a producer's region depends on are known when the producer is reached.
+#include "passes/lower/bound_inference.h"
+
+#include "ir/mutator.h"
+#include "ir/visitor.h"
+#include "passes/arith/interval.h"
+#include "passes/arith/simplify.h"
+#include "support/error.h"
+
+namespace tessel {
+
+namespace {
+
+using arith::Interval;
+using arith::VarIntervals;
+
+const VarNode* var_of(const IterVar& iv) { return static_cast<const VarNode*>(iv.var().get()); }
+
+// The index lists of every read of one operation.
+class ReadsOf : public IRVisitor {
+ public:
+  explicit ReadsOf(const OperationNode* op) : op_(op) {}
+  std::vector<std::vector<Expr>> reads;
+
+ protected:
+  void visit_node(const TensorRead* op) override {
+    if (op->op.get() == op_) reads.push_back(op->indices);
+    IRVisitor::visit_node(op);
+  }
+
+ private:
+  const OperationNode* op_;
+};
+
+void relax_leaves(const PlannedStage& s, const AxisRanges& ranges, int after_pos, VarIntervals& relax) {
+  const auto& leaves = s.stage->leaf_axes;
+  for (int p = after_pos + 1; p < static_cast<int>(leaves.size()); ++p)
+    relax[var_of(leaves[p])] = {make_zero(DataType::int32()), make_int(const_extent(ranges, leaves[p]) - 1)};
+}
+
+// The loop variables that sweep while `producer` (computed at its parent's loop) stays live for
+// one iteration: every loop of the consumer and of the stages it is nested in, up to the
+// producer's attach point. Throws if the consumer runs outside that loop.
+VarIntervals relaxed_loops(const PlannedStage& producer, const PlannedStage& consumer, const StageRanges& ranges) {
+  VarIntervals relax;
+  const PlannedStage* parent = producer.parent;
+  const PlannedStage* cur = &consumer;
+  while (cur != parent) {
+    relax_leaves(*cur, ranges.at(cur->stage), -1, relax);
+    if (!cur->parent || (cur->parent == parent && cur->attach_pos < producer.attach_pos))
+      user_error("compute_at: '", producer.op.name(), "' is computed at loop '",
+                 parent->stage->leaf_axes[producer.attach_pos].name(), "' of '", parent->op.name(), "', but '",
+                 consumer.op.name(), "' also reads it outside that loop; compute '", producer.op.name(),
+                 "' at a loop enclosing all its readers (or compute_root)");
+    cur = cur->parent;
+  }
+  relax_leaves(*parent, ranges.at(parent->stage), producer.attach_pos, relax);
+  return relax;
+}
+
+// The consumer's reads of `op` with its root axes replaced by their loop-variable values.
+std::vector<std::vector<Expr>> reads_in_loop_vars(const PlannedStage& consumer, const OperationNode* op,
+                                                  const AxisRanges& consumer_ranges) {
+  LeafMapping mapping = map_leaves_to_roots(*consumer.stage, consumer_ranges);
+  std::unordered_map<const VarNode*, Expr> roots;
+  for (const IterVar& axis : consumer.op->axis) roots[var_of(axis)] = mapping.values.at(axis.get());
+  for (const IterVar& axis : consumer.op->reduce_axis) roots[var_of(axis)] = mapping.values.at(axis.get());
+  ReadsOf reads(op);
+  reads.visit(consumer.body);
+  for (auto& indices : reads.reads)
+    for (Expr& index : indices) index = substitute(index, roots);
+  return reads.reads;
+}
+
+Interval join(const Interval& a, const Interval& b, bool first) {
+  if (first) return b;
+  if (!a.bounded() || !b.bounded()) return Interval{};
+  return {simplify(min(a.min, b.min)), simplify(max(a.max, b.max))};
+}
+
+// The range a region covers, or the whole dimension when it is unbounded or no smaller.
+Range region_range(const Interval& region, int64_t dim, const arith::VarBounds& loop_bounds) {
+  Range whole{make_zero(DataType::int32()), make_int(dim)};
+  if (!region.bounded()) return whole;
+  Expr extent = simplify(region.max - region.min + 1);
+  arith::ConstBound e = arith::const_bound(extent, loop_bounds);
+  if (!e.has_max() || e.max >= dim) return whole;
+  return Range{region.min, make_int(std::max<int64_t>(e.max, 1))};
+}
+
+void infer_attached_region(const PlannedStage& s, const StageRanges& result, const arith::VarBounds& loop_bounds,
+                           AxisRanges& ranges) {
+  if (s.consumers.empty())
+    user_error("compute_at: '", s.op.name(), "' is computed at '", s.parent->op.name(),
+               "' but no computed stage reads it; compute it at one of its readers");
+  int ndim = s.op.ndim();
+  std::vector<Interval> region(ndim);
+  bool first = true;
+  for (const PlannedStage* consumer : s.consumers) {
+    VarIntervals relax = relaxed_loops(s, *consumer, result);
+    for (const auto& indices : reads_in_loop_vars(*consumer, s.op.get(), result.at(consumer->stage))) {
+      for (int d = 0; d < ndim; ++d) region[d] = join(region[d], arith::eval_interval(indices[d], relax), first);
+      first = false;
+    }
+  }
+  for (int d = 0; d < ndim; ++d) ranges[s.op->axis[d].get()] = region_range(region[d], s.op.shape()[d], loop_bounds);
+}
+
+}  // namespace
+
+StageRanges infer_bounds(const StagePlan& plan) {
+  StageRanges result;
+  arith::VarBounds loop_bounds;  // every loop variable seen so far runs over [0, extent)
+  const auto& stages = plan.stages();
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+    const PlannedStage& s = *it;
+    AxisRanges& ranges = result[s.stage];
+    for (const IterVar& r : s.op->reduce_axis) ranges[r.get()] = r->dom;
+    if (s.parent) {
+      infer_attached_region(s, result, loop_bounds, ranges);
+    } else {
+      for (const IterVar& axis : s.op->axis) ranges[axis.get()] = axis->dom;
+    }
+    pass_down_ranges(*s.stage, ranges);
+    for (const IterVar& leaf : s.stage->leaf_axes) loop_bounds[var_of(leaf)] = {0, const_extent(ranges, leaf) - 1};
+  }
+  return result;
+}
+
+}  // namespace tessel

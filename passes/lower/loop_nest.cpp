@@ -1,0 +1,164 @@
+// One stage's loop nest (see loop_nest.h). The nest is built from the innermost statement
+// outwards; level p means "inside the loop at leaf position p", level -1 "outside every loop".
+#include "passes/lower/loop_nest.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ir/mutator.h"
+#include "ir/visitor.h"
+#include "support/error.h"
+
+namespace tessel {
+
+namespace {
+
+const VarNode* var_of(const IterVar& iv) { return static_cast<const VarNode*>(iv.var().get()); }
+
+class VarsUsed : public IRVisitor {
+ public:
+  std::unordered_set<const VarNode*> vars;
+
+ protected:
+  void visit_node(const VarNode* op) override { vars.insert(op); }
+};
+
+class ReduceFinder : public IRVisitor {
+ public:
+  bool found = false;
+
+ protected:
+  void visit_node(const Reduce*) override { found = true; }
+};
+
+ForKind loop_kind(const StageNode& stage, const IterVar& leaf) {
+  auto it = stage.annotations.find(leaf.get());
+  if (it == stage.annotations.end()) return ForKind::Serial;
+  switch (it->second) {
+    case LoopAnnotation::Vectorize: return ForKind::Vectorized;
+    case LoopAnnotation::Unroll: return ForKind::Unrolled;
+    case LoopAnnotation::Parallel: return ForKind::Parallel;
+    case LoopAnnotation::None: break;
+  }
+  return ForKind::Serial;
+}
+
+struct Guard {
+  Expr cond;
+  int level;              // the innermost loop it depends on
+  bool uses_reduce_loop;  // so it does not apply to the reduction's init
+};
+
+class NestBuilder {
+ public:
+  NestBuilder(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach)
+      : s_(s), stage_(*s.stage), ranges_(ranges), attach_(attach), leaves_(stage_.leaf_axes) {
+    auto first = std::find_if(leaves_.begin(), leaves_.end(), [](const IterVar& l) { return l.is_reduce(); });
+    first_reduce_ = static_cast<int>(first - leaves_.begin());
+    LeafMapping mapping = map_leaves_to_roots(stage_, ranges_);
+    for (const IterVar& axis : s.op->axis) roots_[var_of(axis)] = mapping.values.at(axis.get());
+    for (const IterVar& axis : s.op->reduce_axis) roots_[var_of(axis)] = mapping.values.at(axis.get());
+    for (const Expr& g : mapping.guards) add_guard(g);
+    if (s.parent) add_edge_guards();
+  }
+
+  Stmt build() {
+    auto* reduce = s_.body.as<Reduce>();
+    ReduceFinder nested;
+    nested.visit(reduce ? reduce->source : s_.body);
+    if (nested.found)
+      user_error("compute '", s_.op.name(), "': a reduction must be the whole body of a compute, not part of it; ",
+                 "split it into a separate compute");
+    Stmt body = reduce ? update(*reduce) : make_provide(s_.op.ptr(), indices(), substitute(s_.body, roots_));
+    for (int pos = static_cast<int>(leaves_.size()) - 1; pos >= -1; --pos) {
+      if (reduce && pos + 1 == first_reduce_) body = make_seq({init(*reduce), body});
+      body = guarded(body, pos);
+      if (pos < 0) break;
+      body = attach_(pos, body);
+      const IterVar& leaf = leaves_[pos];
+      body = make_for(leaf.var(), 0, ranges_.at(leaf.get()).extent, loop_kind(stage_, leaf), body);
+    }
+    return body;
+  }
+
+ private:
+  void add_guard(const Expr& cond) {
+    VarsUsed used;
+    used.visit(cond);
+    Guard g{cond, -1, false};
+    for (int p = 0; p < static_cast<int>(leaves_.size()); ++p) {
+      if (!used.vars.count(var_of(leaves_[p]))) continue;
+      g.level = p;
+      g.uses_reduce_loop = g.uses_reduce_loop || leaves_[p].is_reduce();
+    }
+    guards_.push_back(g);
+  }
+
+  // A compute_at region may reach past the tensor's edge (a consumer's non-dividing split).
+  void add_edge_guards() {
+    for (int d = 0; d < s_.op.ndim(); ++d) {
+      const Range& r = ranges_.at(s_.op->axis[d].get());
+      if (is_const_int(r.min, 0) && is_const_int(r.extent, s_.op.shape()[d])) continue;
+      Expr value = roots_.at(var_of(s_.op->axis[d]));
+      add_guard(value >= 0);
+      add_guard(value < make_int(s_.op.shape()[d]));
+    }
+  }
+
+  std::vector<Expr> indices() const {
+    std::vector<Expr> idx;
+    for (const IterVar& axis : s_.op->axis) idx.push_back(roots_.at(var_of(axis)));
+    return idx;
+  }
+
+  Stmt update(const Reduce& reduce) const {
+    std::vector<Expr> idx = indices();
+    Expr combined = reduce_combine(reduce.combiner, s_.op(idx), substitute(reduce.source, roots_));
+    Stmt provide = make_provide(s_.op.ptr(), idx, combined);
+    if (is_const_int(reduce.condition, 1)) return provide;
+    return make_if(substitute(reduce.condition, roots_), provide);
+  }
+
+  Stmt guarded(Stmt body, int level) const {
+    for (const Guard& g : guards_)
+      if (g.level == level) body = make_if(g.cond, body);
+    return body;
+  }
+
+  // The identity stored over the data-parallel loops inside the first reduction loop, with fresh
+  // loop variables (the update nest reuses the originals).
+  Stmt init(const Reduce& reduce) const {
+    std::unordered_map<const VarNode*, Expr> fresh;
+    for (int p = first_reduce_; p < static_cast<int>(leaves_.size()); ++p)
+      if (!leaves_[p].is_reduce()) fresh[var_of(leaves_[p])] = Var(leaves_[p].name() + ".init");
+    std::vector<Expr> idx = indices();
+    for (Expr& i : idx) i = substitute(i, fresh);
+    Stmt body = make_provide(s_.op.ptr(), idx, reduce_identity(reduce.combiner, s_.op.dtype()));
+    for (int p = static_cast<int>(leaves_.size()) - 1; p >= first_reduce_; --p) {
+      const IterVar& leaf = leaves_[p];
+      if (leaf.is_reduce()) continue;
+      for (const Guard& g : guards_)  // a data-parallel guard's innermost loop is data-parallel too
+        if (g.level == p && !g.uses_reduce_loop) body = make_if(substitute(g.cond, fresh), body);
+      Var v(fresh.at(var_of(leaf)));
+      body = make_for(v, 0, ranges_.at(leaf.get()).extent, loop_kind(stage_, leaf), body);
+    }
+    return body;
+  }
+
+  const PlannedStage& s_;
+  const StageNode& stage_;
+  const AxisRanges& ranges_;
+  const AttachFn& attach_;
+  const std::vector<IterVar>& leaves_;
+  int first_reduce_;
+  std::unordered_map<const VarNode*, Expr> roots_;
+  std::vector<Guard> guards_;
+};
+
+}  // namespace
+
+Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach) {
+  return NestBuilder(s, ranges, attach).build();
+}
+
+}  // namespace tessel

@@ -1,0 +1,35 @@
+// Lowering: from a schedule to the flat loop program the back ends compile.
+//
+//   Schedule s = create_schedule({C});
+//   ... primitives ...
+//   LoweredFunc f = lower(s, {A, B, C}, "gemm");
+//
+// Contract with the back ends: the body of the result contains only For (Serial or Parallel),
+// Store, Allocate (Local buffers with constant sizes), IfThenElse, Seq and LetStmt statements;
+// its expressions contain no TensorRead or Reduce; vector code is explicit Ramp/Broadcast/vector
+// Load and Store with at most 64 lanes. Parallel loops may contain Allocates, which are then
+// per-iteration (thread-private) storage. Arguments are Global buffers holding whole tensors,
+// row-major, in the order given; all index arithmetic is int32 and never overflows for tensors
+// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/schedule.h"
+#include "ir/stmt.h"
+
+namespace tessel {
+
+// Lowers a schedule into a function over `args` (placeholders and outputs, in call order). A
+// tensor handle the user created may be passed even if cache_write replaced its operation: the
+// argument then holds what the schedule now computes for it. Throws UserError for schedules that
+// are only found illegal here (a compute_at target that was split afterwards, attachment cycles,
+// a stage read outside the loop it is computed at), for arguments that are not part of the
+// schedule or are given twice, and for tensors read but neither computed nor passed.
+LoweredFunc lower(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name);
+
+// The loop program before storage flattening (Realize/Provide/TensorRead, loop kinds as
+// scheduled): what bound inference and schedule_ops produce, for inspection and tests.
+Stmt schedule_to_loops(const Schedule& sch, const std::vector<Tensor>& args);
+
+}  // namespace tessel

@@ -1,0 +1,58 @@
+// Schedule to loop program (see schedule_ops.h).
+#include "passes/lower/schedule_ops.h"
+
+#include "passes/lower/loop_nest.h"
+
+namespace tessel {
+
+namespace {
+
+class OpsBuilder {
+ public:
+  OpsBuilder(const StagePlan& plan, const StageRanges& ranges) : plan_(plan), ranges_(ranges) {}
+
+  Stmt stage_code(const PlannedStage& s) const {
+    return make_loop_nest(s, ranges_.at(s.stage),
+                          [&](int pos, const Stmt& rest) { return with_attached(s, pos, rest); });
+  }
+
+  // The stages computed at s's loop `pos`, producers first, then `rest`; each realized around
+  // everything after its own nest.
+  Stmt with_attached(const PlannedStage& s, int pos, const Stmt& rest) const {
+    std::vector<const PlannedStage*> children = plan_.attached_at(&s, pos);
+    Stmt body = rest;
+    for (auto it = children.rbegin(); it != children.rend(); ++it)
+      body = realize(**it, make_seq({stage_code(**it), body}));
+    return body;
+  }
+
+  Stmt realize(const PlannedStage& s, const Stmt& body) const {
+    std::vector<Range> bounds;
+    for (const IterVar& axis : s.op->axis) bounds.push_back(ranges_.at(s.stage).at(axis.get()));
+    return make_realize(s.op.ptr(), bounds, body);
+  }
+
+ private:
+  const StagePlan& plan_;
+  const StageRanges& ranges_;
+};
+
+}  // namespace
+
+Stmt schedule_ops(const StagePlan& plan, const StageRanges& ranges,
+                  const std::unordered_set<const OperationNode*>& external) {
+  OpsBuilder builder(plan, ranges);
+  std::vector<Stmt> nests;
+  std::vector<const PlannedStage*> roots;
+  for (const PlannedStage& s : plan.stages()) {
+    if (s.parent) continue;
+    nests.push_back(builder.stage_code(s));
+    roots.push_back(&s);
+  }
+  Stmt body = make_seq(nests);
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it)
+    if (!external.count((*it)->op.get())) body = builder.realize(**it, body);
+  return body;
+}
+
+}  // namespace tessel

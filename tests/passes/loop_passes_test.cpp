@@ -1,0 +1,103 @@
+// The loop-level passes on hand-built loop programs: each result must compute exactly what its
+// input computes (run both in the loop interpreter), and have the shape the pass promises.
+#include <catch2/catch.hpp>
+
+#include "ir/printer.h"
+#include "passes/arith/simplify.h"
+#include "passes/lower/loop_interpreter.h"
+#include "passes/lower/partition_loops.h"
+#include "passes/lower/serialize_nested_parallel.h"
+#include "passes/lower/unroll.h"
+#include "passes/lower/vectorize.h"
+
+using namespace tessel;
+
+namespace {
+
+constexpr int64_t kSize = 72;  // above the unroll limit
+
+struct Program {
+  Buffer in{"in", DataType::float32(), MemoryScope::Global};
+  Buffer out{"out", DataType::float32(), MemoryScope::Global};
+
+  LoweredFunc func(Stmt body) const { return {"f", {{in, {kSize}}, {out, {kSize}}}, std::move(body)}; }
+
+  // Runs both programs on the same input and checks they write the same output.
+  void check_same(const Stmt& before, const Stmt& after) const {
+    INFO("before:\n" << before << "\nafter:\n" << after);
+    NDArray input = NDArray::random_uniform({kSize}, DataType::float32(), 5);
+    NDArray expected = NDArray::zeros({kSize}, DataType::float32());
+    NDArray got = NDArray::zeros({kSize}, DataType::float32());
+    run_lowered(func(before), {&input, &expected});
+    run_lowered(func(after), {&input, &got});
+    CHECK(max_abs_diff(expected, got) == 0);
+  }
+};
+
+std::string text(const Stmt& s) { return to_string(s); }
+
+}  // namespace
+
+TEST_CASE("vectorize: ramps for strided access, serial loops for what lanes cannot express", "[lower]") {
+  Program p;
+  Var i("i"), k("k");
+  Stmt strided = make_for(i, 0, 16, ForKind::Vectorized, make_store(p.out, i * 2 + 1, load(p.in, i) * 2.0));
+  Stmt v = vectorize_loops(strided);
+  p.check_same(strided, v);
+  CHECK(text(v).find("ramp(1, 2, 16)") != std::string::npos);
+
+  Stmt colliding =
+      make_for(i, 0, 16, ForKind::Vectorized, make_store(p.out, i / 2, load(p.out, i / 2) + load(p.in, i)));
+  Stmt c = vectorize_loops(colliding);
+  p.check_same(colliding, c);
+  CHECK(text(c).find("ramp") == std::string::npos);
+
+  Stmt nested =
+      make_for(i, 0, 8, ForKind::Vectorized,
+               make_for(k, 0, 4, ForKind::Serial, make_store(p.out, i, load(p.out, i) + load(p.in, k * 8 + i))));
+  Stmt n = vectorize_loops(nested);
+  p.check_same(nested, n);
+  CHECK(text(n).find("for (k, 0, 4)") != std::string::npos);
+  CHECK(text(n).find("ramp(0, 1, 8)") != std::string::npos);
+
+  Stmt per_lane_guard = make_for(i, 0, 16, ForKind::Vectorized, make_if(i < 5, make_store(p.out, i, load(p.in, i))));
+  Stmt g = vectorize_loops(per_lane_guard);
+  p.check_same(per_lane_guard, g);
+  CHECK(text(g).find("ramp") == std::string::npos);
+}
+
+TEST_CASE("partition_loops: the guard of a ragged edge leaves the main iterations", "[lower]") {
+  Program p;
+  Var jo("jo"), ji("ji");
+  Stmt store = make_store(p.out, jo * 16 + ji, load(p.in, jo * 16 + ji) + 1.0);
+  Stmt guarded =
+      make_for(jo, 0, 3, ForKind::Serial, make_for(ji, 0, 16, ForKind::Vectorized, make_if(jo * 16 + ji < 40, store)));
+  Stmt partitioned = simplify(partition_loops(guarded));
+  p.check_same(guarded, partitioned);
+  INFO(partitioned);
+  CHECK(text(partitioned).find("for (jo, 0, 2)") != std::string::npos);
+  CHECK(text(partitioned).find("vectorized (ji, 0, 8)") != std::string::npos);  // the tail loop, shortened
+  Stmt vectorized = vectorize_loops(partitioned);
+  p.check_same(guarded, vectorized);
+  CHECK(text(vectorized).find("ramp(jo*16, 1, 16)") != std::string::npos);
+}
+
+TEST_CASE("unroll and nested parallel loops", "[lower]") {
+  Program p;
+  Var i("i"), j("j");
+  Stmt body = make_store(p.out, i * 8 + j, load(p.in, j * 8 + i));
+  Stmt loops = make_for(i, 0, 8, ForKind::Parallel, make_for(j, 0, 8, ForKind::Unrolled, body));
+  Stmt unrolled = simplify(unroll_loops(loops));
+  p.check_same(loops, unrolled);
+  CHECK(text(unrolled).find("for (j") == std::string::npos);
+  CHECK(text(unrolled).find("in[i + 56]") != std::string::npos);
+
+  Stmt long_loop = make_for(i, 0, kSize, ForKind::Unrolled, make_store(p.out, i, load(p.in, i)));
+  CHECK(text(unroll_loops(make_seq({long_loop, long_loop}))).find("for (i, 0, 72)") != std::string::npos);
+
+  Stmt nested = make_for(i, 0, 8, ForKind::Parallel, make_for(j, 0, 8, ForKind::Parallel, body));
+  Stmt one_level = serialize_nested_parallel(nested);
+  p.check_same(nested, one_level);
+  CHECK(text(one_level).find("parallel (i") != std::string::npos);
+  CHECK(text(one_level).find("parallel (j") == std::string::npos);
+}
