@@ -1,0 +1,90 @@
+// Blocked-layout conv2d and its CPU schedule (ops/conv2d_nchwc.h).
+#include "ops/conv2d_nchwc.h"
+
+#include "ops/op_schedule.h"
+#include "ops/pad.h"
+#include "ops/tiling.h"
+#include "ops/window_schedule.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+namespace {
+
+void check_shapes(const Tensor& data, const Tensor& kernel, int64_t groups) {
+  if (data.ndim() != 5 || kernel.ndim() != 6)
+    user_error("conv2d_nchwc: data must be 5-D (NCHWc) and kernel 6-D (OIHWio); got ", data.ndim(), "-D and ",
+               kernel.ndim(), "-D. Convert with nchw_to_nchwc and oihw_to_oihwio");
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  if (d[4] != k[4])
+    user_error("conv2d_nchwc: the data channel block ", d[4], " differs from the kernel input block ", k[4]);
+  if (d[1] % groups != 0 || k[0] % groups != 0)
+    user_error("conv2d_nchwc: ", groups, " groups must divide the input channel blocks (", d[1],
+               ") and output channel blocks (", k[0], "); use smaller blocks");
+  if (k[1] * groups != d[1])
+    user_error("conv2d_nchwc: the kernel has ", k[1], " input channel blocks per group but the data has ", d[1],
+               " blocks for ", groups, " groups");
+}
+
+}  // namespace
+
+Tensor conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams& p, const std::string& name) {
+  check_params(p, "conv2d_nchwc");
+  check_shapes(data, kernel, p.groups);
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  int64_t oh = conv_output_extent(d[2], k[2], p.stride[0], p.padding[0], p.dilation[0], "conv2d_nchwc");
+  int64_t ow = conv_output_extent(d[3], k[3], p.stride[1], p.padding[1], p.dilation[1], "conv2d_nchwc");
+  Tensor padded = p.padding[0] == 0 && p.padding[1] == 0
+                      ? data
+                      : pad(data, {0, 0, p.padding[0], p.padding[1], 0}, {0, 0, p.padding[0], p.padding[1], 0},
+                            make_zero(data.dtype()), name + ".pad");
+  int64_t oc_blocks_per_group = k[0] / p.groups;
+  IterVar icc = reduce_axis(k[1], "icc"), icb = reduce_axis(k[4], "icb");
+  IterVar kh = reduce_axis(k[2], "kh"), kw = reduce_axis(k[3], "kw");
+  return compute({d[0], k[0], oh, ow, k[5]}, [&](Var n, Var occ, Var y, Var x, Var ocb) {
+    Expr in_block = p.groups == 1 ? Expr(icc.var()) : occ / Expr(oc_blocks_per_group) * Expr(k[1]) + icc.var();
+    Expr iy = y * Expr(p.stride[0]) + kh.var() * Expr(p.dilation[0]);
+    Expr ix = x * Expr(p.stride[1]) + kw.var() * Expr(p.dilation[1]);
+    return sum(padded(n, in_block, iy, ix, icb) * kernel(occ, icc, kh, kw, icb, ocb), {icc, icb, kh, kw});
+  }, name, "conv2d_nchwc");
+}
+
+Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int64_t groups) {
+  if (groups <= 0 || in_channels % groups != 0 || out_channels % groups != 0)
+    user_error("conv2d: ", groups, " groups must divide the ", in_channels, " input and ", out_channels,
+               " output channels");
+  return {largest_divisor_at_most(in_channels / groups, 16), largest_divisor_at_most(out_channels / groups, 16)};
+}
+
+Schedule schedule_conv2d_nchwc_cpu(const Tensor& output, int64_t reg_n, bool pad_per_row) {
+  Schedule s = create_schedule({output});
+  Tensor acc = s.cache_write(output);
+  // reduction axes: icc 0, icb 1, kh 2, kw 3 -> icc, kh, icb, kw with kw unrolled
+  WindowTile tile{reg_n > 0 ? reg_n : pick_reg_n(output.shape()[3], 14), {0, 2, 1, 3}, 3, pad_per_row};
+  schedule_window_tiles(s, output, acc, tile);
+  return s;
+}
+
+namespace {
+
+std::unique_ptr<OpSchedule> make_conv2d_nchwc_schedule(const PluginParams& p) {
+  int64_t reg_n = p.get_int("reg_n");
+  bool per_row = p.get_bool("pad_per_row");
+  return std::make_unique<FunctionSchedule>(
+      [reg_n, per_row](const Tensor& out) { return schedule_conv2d_nchwc_cpu(out, reg_n, per_row); });
+}
+
+const std::vector<ParamSpec> kConv2dNchwcParams = {
+    {"reg_n", ParamType::Int, 0, "output columns per register tile (0: a divisor of OW up to 14)"},
+    {"pad_per_row", ParamType::Bool, false, "pad the input rows of each output row just before it (else all first)"}};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(OpSchedule, conv2d_nchwc,
+                       "conv2d NCHWc on CPU: reg_n columns x channel-block register tile (TVM x86)",
+                       kConv2dNchwcParams, make_conv2d_nchwc_schedule);
+
+}  // namespace tessel::ops

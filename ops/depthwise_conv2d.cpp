@@ -1,0 +1,120 @@
+// Depthwise conv2d and its CPU schedule (ops/depthwise_conv2d.h).
+#include "ops/depthwise_conv2d.h"
+
+#include "ops/op_schedule.h"
+#include "ops/pad.h"
+#include "ops/tiling.h"
+#include "ops/window_schedule.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+namespace {
+
+// The padded input, with padding on the two spatial dimensions (2 and 3) only.
+Tensor pad_spatial(const Tensor& data, const Conv2dParams& p, const std::string& name) {
+  if (p.padding[0] == 0 && p.padding[1] == 0) return data;
+  std::vector<int64_t> amount(data.ndim(), 0);
+  amount[2] = p.padding[0];
+  amount[3] = p.padding[1];
+  return pad(data, amount, amount, make_zero(data.dtype()), name + ".pad");
+}
+
+std::array<int64_t, 2> output_extents(const Tensor& data, const Tensor& kernel, const Conv2dParams& p,
+                                      const char* op) {
+  check_params(p, op);
+  return {conv_output_extent(data.shape()[2], kernel.shape()[2], p.stride[0], p.padding[0], p.dilation[0], op),
+          conv_output_extent(data.shape()[3], kernel.shape()[3], p.stride[1], p.padding[1], p.dilation[1], op)};
+}
+
+}  // namespace
+
+Tensor depthwise_conv2d_nchw(const Tensor& data, const Tensor& kernel, const Conv2dParams& p,
+                             const std::string& name) {
+  const char* op = "depthwise_conv2d_nchw";
+  if (data.ndim() != 4 || kernel.ndim() != 4 || kernel.shape()[1] != 1 || kernel.shape()[0] % data.shape()[1] != 0)
+    user_error(op, ": data must be [N, C, H, W] and kernel [C*multiplier, 1, KH, KW]");
+  auto [oh, ow] = output_extents(data, kernel, p, op);
+  Tensor padded = pad_spatial(data, p, name);
+  int64_t multiplier = kernel.shape()[0] / data.shape()[1];
+  IterVar ry = reduce_axis(kernel.shape()[2], "ry"), rx = reduce_axis(kernel.shape()[3], "rx");
+  return compute({data.shape()[0], kernel.shape()[0], oh, ow}, [&](Var n, Var c, Var y, Var x) {
+    Expr iy = y * Expr(p.stride[0]) + ry.var() * Expr(p.dilation[0]);
+    Expr ix = x * Expr(p.stride[1]) + rx.var() * Expr(p.dilation[1]);
+    Expr channel = multiplier == 1 ? Expr(c) : c / Expr(multiplier);
+    return sum(padded(n, channel, iy, ix) * kernel(c, 0, ry, rx), {ry, rx});
+  }, name, op);
+}
+
+Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams& p,
+                              const std::string& name) {
+  const char* op = "depthwise_conv2d_nchwc";
+  if (data.ndim() != 5 || kernel.ndim() != 6)
+    user_error(op, ": data must be [N, C/b, H, W, b] and kernel [C/b, 1, KH, KW, 1, b]; convert with "
+               "nchw_to_nchwc and oihw_to_oihwio(kernel, 1, b)");
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  if (k[0] != d[1] || k[1] != 1 || k[4] != 1 || k[5] != d[4])
+    user_error(op, ": kernel [", k[0], ", ", k[1], ", KH, KW, ", k[4], ", ", k[5], "] does not match data with ",
+               d[1], " channel blocks of ", d[4], "; expected [", d[1], ", 1, KH, KW, 1, ", d[4], "]");
+  auto [oh, ow] = output_extents(data, kernel, p, op);
+  Tensor padded = pad_spatial(data, p, name);
+  IterVar ry = reduce_axis(k[2], "ry"), rx = reduce_axis(k[3], "rx");
+  return compute({d[0], d[1], oh, ow, d[4]}, [&](Var n, Var c, Var y, Var x, Var b) {
+    Expr iy = y * Expr(p.stride[0]) + ry.var() * Expr(p.dilation[0]);
+    Expr ix = x * Expr(p.stride[1]) + rx.var() * Expr(p.dilation[1]);
+    return sum(padded(n, c, iy, ix, b) * kernel(c, 0, ry, rx, 0, b), {ry, rx});
+  }, name, op);
+}
+
+int64_t choose_depthwise_block(int64_t channels) { return largest_divisor_at_most(channels, 16); }
+
+namespace {
+
+// A strided window reads each input element about once, so a whole-input pad pass would cost as
+// much as the op; with stride 1 each padded row is read KH times and padding it once is cheaper.
+bool strided(const Tensor& output) {
+  for (const Tensor& t : topological_order({output}))
+    if (t->tag == "pad") return t.shape()[2] >= 2 * output.shape()[2];
+  return false;
+}
+
+}  // namespace
+
+Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit, PadPlacement pad) {
+  bool pad_per_row = pad == PadPlacement::PerRow || (pad == PadPlacement::Auto && strided(output));
+  Schedule s = create_schedule({output});
+  Tensor acc = s.cache_write(output);
+  int64_t limit = output.ndim() == 5 ? reg_n_limit : 16;
+  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], limit), {0, 1}, 1, pad_per_row});
+  return s;
+}
+
+namespace {
+
+std::unique_ptr<OpSchedule> make_depthwise_schedule(const PluginParams& p) {
+  int64_t limit = p.get_int("reg_n_limit");
+  std::string where = p.get_string("pad");
+  if (limit <= 0) user_error("schedule depthwise: reg_n_limit ", limit, " must be positive");
+  if (where != "auto" && where != "root" && where != "row")
+    user_error("schedule depthwise: pad '", where, "' is not one of auto, root, row");
+  PadPlacement pad = where == "root" ? PadPlacement::Root : where == "row" ? PadPlacement::PerRow : PadPlacement::Auto;
+  return std::make_unique<FunctionSchedule>(
+      [limit, pad](const Tensor& out) { return schedule_depthwise_conv2d_cpu(out, limit, pad); });
+}
+
+const std::vector<ParamSpec> kDepthwiseParams = {
+    {"reg_n_limit", ParamType::Int, 14, "most output columns per register tile (blocked layout)"},
+    {"pad", ParamType::String, "auto", "where padding runs: root (whole input first), row (per output row), "
+                                       "auto (row when strided)"}};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(OpSchedule, depthwise_conv2d_nchw, "depthwise conv2d NCHW on CPU: vectorized row tiles",
+                       kDepthwiseParams, make_depthwise_schedule);
+TESSEL_REGISTER_PLUGIN(OpSchedule, depthwise_conv2d_nchwc,
+                       "depthwise conv2d NCHWc on CPU: columns x channel-block register tile", kDepthwiseParams,
+                       make_depthwise_schedule);
+
+}  // namespace tessel::ops

@@ -1,0 +1,149 @@
+// Every operator compiled with its default CPU schedule by the llvm_cpu back end, on small and odd
+// shapes, against the reference interpreter; and the schedule plugins' registration and errors.
+#include <cmath>
+#include <cstring>
+
+#include "ops/build.h"
+#include "ops/conv2d_nchw.h"
+#include "ops/conv2d_nchwc.h"
+#include "ops/depthwise_conv2d.h"
+#include "ops/elementwise.h"
+#include "ops/gemm.h"
+#include "ops/layout_transform.h"
+#include "ops/op_schedule.h"
+#include "ops/pad.h"
+#include "ops/pool.h"
+#include "runtime/thread_pool.h"
+#include "support/registry.h"
+#include "tests/ops/ops_test_util.h"
+
+using namespace tessel;
+using namespace tessel::ops;
+
+namespace {
+
+// Compiles `output` with its default schedule, runs it on random inputs with two threads, and
+// compares with the interpreter. The output starts as NaN, so an element never written fails.
+void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs,
+                    const nlohmann::json& schedule_params = nullptr) {
+  set_num_threads(2);
+  test::Inputs values;
+  std::vector<NDArray> args;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    values.emplace_back(inputs[i], test::random_array(inputs[i].shape(), 20 + i));
+    args.push_back(values.back().second);
+  }
+  NDArray expected = evaluate(output, values);
+  NDArray result = NDArray::empty(output.shape(), output.dtype());
+  std::memset(result.data(), 0xff, result.nbytes());
+  args.push_back(result);
+  std::vector<Tensor> kernel_args = inputs;
+  kernel_args.push_back(output);
+  call_checked(*build(default_schedule(output, schedule_params), kernel_args, output.name()), args);
+  INFO("operator " << output.name() << " " << shape_str(output.shape()) << " " << schedule_params.dump());
+  CHECK(max_abs_diff(expected, result) <= 1e-4);
+}
+
+Tensor input(std::vector<int64_t> shape, const std::string& name) {
+  return placeholder(std::move(shape), DataType::float32(), name);
+}
+
+struct Conv {
+  std::vector<int64_t> data, kernel;
+  Conv2dParams p;
+};
+const Conv kConvs[] = {
+    {{1, 3, 7, 9}, {4, 3, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, 1}},
+    {{2, 4, 9, 8}, {8, 4, 3, 3}, {{2, 2}, {1, 1}, {1, 1}, 1}},
+    {{1, 4, 10, 11}, {4, 4, 3, 3}, {{1, 1}, {2, 2}, {2, 2}, 1}},
+    {{1, 8, 6, 6}, {12, 4, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, 2}},
+    {{1, 6, 5, 7}, {10, 6, 1, 1}, {{1, 2}, {0, 0}, {1, 1}, 1}},
+    {{1, 3, 13, 13}, {16, 3, 7, 7}, {{2, 2}, {3, 3}, {1, 1}, 1}},
+    {{1, 32, 6, 6}, {32, 32, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, 1}},
+};
+
+}  // namespace
+
+TEST_CASE("compiled gemm and dense match the interpreter", "[ops][compiled]") {
+  struct Case {
+    int64_t m, n, k, bn;
+  };
+  for (Case c : {Case{8, 32, 16, 0}, Case{5, 37, 11, 16}, Case{13, 64, 9, 0}, Case{16, 48, 33, 32}}) {
+    Tensor a = input({c.m, c.k}, "A"), b = input({c.k, c.n}, "B"), w = input({c.n, c.k}, "W");
+    check_compiled(gemm(a, b, c.bn), {a, b});
+    check_compiled(dense(a, w, c.bn), {a, w});
+  }
+}
+
+TEST_CASE("compiled conv2d in NCHW and NCHWc matches the interpreter", "[ops][compiled]") {
+  for (const Conv& c : kConvs) {
+    Tensor x = input(c.data, "x"), w = input(c.kernel, "w");
+    check_compiled(conv2d_nchw(x, w, c.p), {x, w});
+    Conv2dBlocks b = choose_conv2d_blocks(c.data[1], c.kernel[0], c.p.groups);
+    Tensor xb = input(nchw_to_nchwc(x, b.ib).shape(), "xb"), wb = input(oihw_to_oihwio(w, b.ib, b.ob).shape(), "wb");
+    check_compiled(conv2d_nchwc(xb, wb, c.p), {xb, wb});
+  }
+}
+
+TEST_CASE("compiled depthwise conv2d matches the interpreter", "[ops][compiled]") {
+  for (const Conv& c : kConvs) {
+    int64_t channels = c.data[1];
+    Tensor x = input(c.data, "x"), w = input({channels, 1, c.kernel[2], c.kernel[3]}, "w");
+    check_compiled(depthwise_conv2d_nchw(x, w, c.p), {x, w});
+    int64_t block = choose_depthwise_block(channels);
+    Tensor xb = input(nchw_to_nchwc(x, block).shape(), "xb"), wb = input(oihw_to_oihwio(w, 1, block).shape(), "wb");
+    check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb});
+  }
+}
+
+TEST_CASE("padding computed at the root or per output row gives the same result", "[ops][compiled]") {
+  for (const Conv& c : {kConvs[0], kConvs[1]}) {
+    Tensor xb = input({1, 1, c.data[2], c.data[3], 16}, "xb");
+    Tensor wb = input({1, 1, c.kernel[2], c.kernel[3], 1, 16}, "wb");
+    for (const char* where : {"root", "row"})
+      check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb}, {{"pad", where}});
+    Tensor kb = input({2, 1, c.kernel[2], c.kernel[3], 16, 16}, "kb");
+    check_compiled(conv2d_nchwc(xb, kb, c.p), {xb, kb}, {{"pad_per_row", true}});
+  }
+}
+
+TEST_CASE("compiled pooling matches the interpreter", "[ops][compiled]") {
+  Tensor x = input({2, 3, 9, 7}, "x");
+  Conv2dParams p{{2, 2}, {1, 1}, {1, 1}, 1};
+  check_compiled(max_pool2d(x, {3, 3}, p), {x});
+  check_compiled(avg_pool2d(x, {3, 3}, p), {x});
+  check_compiled(avg_pool2d(x, {2, 2}, {{2, 2}}, true), {x});
+}
+
+TEST_CASE("compiled element-wise ops and layout transforms match the interpreter", "[ops][compiled]") {
+  Tensor x = input({2, 12, 5, 3}, "x"), bias = input({12}, "bias");
+  check_compiled(relu(bias_add(x, bias)), {x, bias});
+  check_compiled(pad(x, {0, 0, 1, 2}, {0, 0, 2, 1}), {x});
+  check_compiled(nchw_to_nchwc(x, 4), {x});
+  Tensor xb = input({2, 3, 5, 3, 4}, "xb");
+  check_compiled(nchwc_to_nchw(xb), {xb});
+  Tensor w = input({8, 12, 3, 3}, "w");
+  check_compiled(oihw_to_oihwio(w, 4, 8), {w});
+}
+
+TEST_CASE("every operator's default schedule is a registered plugin", "[ops][plugins]") {
+  std::vector<std::string> names = Registry<OpSchedule>::instance().names();
+  for (const char* op : {"gemm", "dense", "conv2d_nchw", "conv2d_nchwc", "depthwise_conv2d_nchw",
+                         "depthwise_conv2d_nchwc", "max_pool2d", "avg_pool2d", "injective"})
+    CHECK(std::find(names.begin(), names.end(), op) != names.end());
+  Tensor a = input({4, 4}, "A");
+  Tensor odd = compute({4}, [&](Var i) { return a(i, i); }, "diag", "no_such_op");
+  CHECK_THROWS_WITH(default_schedule(odd), Catch::Contains("conv2d_nchwc"));
+  CHECK_THROWS_AS(default_schedule(a), UserError);
+}
+
+TEST_CASE("schedule parameters reach the schedule", "[ops][plugins]") {
+  Tensor a = input({12, 8}, "A"), b = input({8, 32}, "B");
+  Tensor c = gemm(a, b);
+  Schedule s = default_schedule(c, {{"rows", 3}});
+  // the C tile's row loop is the register-tile height
+  bool found = false;
+  for (const IterVar& iv : s[c]->leaf_axes) found |= iv.name() == "i.inner" && is_const_int(iv->dom.extent, 3);
+  CHECK(found);
+  CHECK_THROWS_WITH(default_schedule(c, {{"no_such_knob", 1}}), Catch::Contains("rows"));
+}
