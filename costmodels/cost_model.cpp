@@ -1,0 +1,45 @@
+// Argument checks and target scaling shared by every cost model.
+#include "costmodels/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/error.h"
+
+namespace tessel {
+
+CostModel::~CostModel() = default;
+
+void check_fit_input(const std::string& model, const std::vector<ProgramFeatures>& x,
+                     const std::vector<double>& throughput) {
+  if (x.empty()) user_error("cost model '", model, "': fit() needs at least one measured program");
+  if (x.size() != throughput.size())
+    user_error("cost model '", model, "': fit() got ", x.size(), " programs but ", throughput.size(),
+               " throughputs; pass one throughput per program");
+  for (size_t i = 0; i < throughput.size(); ++i)
+    if (!std::isfinite(throughput[i]) || throughput[i] < 0)
+      user_error("cost model '", model, "': throughput ", i, " is ", throughput[i],
+                 "; throughputs must be finite and >= 0 (use 0 for a failed measurement)");
+}
+
+void throw_untrained(const std::string& model) {
+  user_error("cost model '", model, "': predict() called before fit(); fit it on measured programs first");
+}
+
+std::vector<double> normalized_throughput(const std::vector<double>& throughput) {
+  double best = throughput.empty() ? 0.0 : *std::max_element(throughput.begin(), throughput.end());
+  std::vector<double> out(throughput.size(), 0.0);
+  if (best > 0)
+    for (size_t i = 0; i < throughput.size(); ++i) out[i] = throughput[i] / best;
+  return out;
+}
+
+void check_choice(const std::string& model, const std::string& param, const std::string& value,
+                  const std::vector<std::string>& valid) {
+  if (std::find(valid.begin(), valid.end(), value) != valid.end()) return;
+  std::string list;
+  for (const std::string& v : valid) list += (list.empty() ? "" : ", ") + v;
+  user_error("cost model '", model, "': parameter '", param, "' is '", value, "'; valid values: ", list);
+}
+
+}  // namespace tessel

@@ -1,0 +1,121 @@
+// The XGBoost cost model: training and prediction through the C API, whose error codes become
+// exceptions carrying XGBGetLastError()'s message.
+#include "costmodels/xgboost_model.h"
+
+#include <xgboost/c_api.h>
+
+#include <cmath>
+
+#include "support/error.h"
+
+namespace tessel {
+
+namespace {
+
+void check_xgb(int status, const char* call) {
+  if (status != 0) user_error("xgboost cost model: ", call, " failed: ", XGBGetLastError());
+}
+
+// A DMatrix of flat features, freed when it goes out of scope.
+class FeatureMatrix {
+ public:
+  explicit FeatureMatrix(const std::vector<ProgramFeatures>& x) {
+    std::vector<float> rows;
+    rows.reserve(x.size() * kFlatFeatureLength);
+    for (const ProgramFeatures& f : x) {
+      TESSEL_CHECK(f.flat.size() == kFlatFeatureLength, "flat features of length ", f.flat.size());
+      rows.insert(rows.end(), f.flat.begin(), f.flat.end());
+    }
+    check_xgb(XGDMatrixCreateFromMat(rows.data(), x.size(), kFlatFeatureLength, std::nanf(""), &handle_),
+              "XGDMatrixCreateFromMat");
+  }
+  ~FeatureMatrix() { XGDMatrixFree(handle_); }
+  FeatureMatrix(const FeatureMatrix&) = delete;
+  FeatureMatrix& operator=(const FeatureMatrix&) = delete;
+  DMatrixHandle handle() const { return handle_; }
+
+ private:
+  DMatrixHandle handle_ = nullptr;
+};
+
+void check_options(const XGBoostOptions& o) {
+  check_choice("xgboost", "objective", o.objective, {"rank:pairwise", "reg:squarederror"});
+  if (o.rounds < 1) user_error("cost model 'xgboost': parameter 'rounds' must be >= 1, got ", o.rounds);
+  if (o.max_depth < 1) user_error("cost model 'xgboost': parameter 'max_depth' must be >= 1, got ", o.max_depth);
+  if (!(o.eta > 0 && o.eta <= 1)) user_error("cost model 'xgboost': parameter 'eta' must be in (0, 1], got ", o.eta);
+  if (!(o.min_child_weight >= 0))
+    user_error("cost model 'xgboost': parameter 'min_child_weight' must be >= 0, got ", o.min_child_weight);
+  if (o.nthread < 1) user_error("cost model 'xgboost': parameter 'nthread' must be >= 1, got ", o.nthread);
+}
+
+void set_params(BoosterHandle booster, const XGBoostOptions& o) {
+  const std::pair<const char*, std::string> params[] = {
+      {"objective", o.objective},
+      {"eta", std::to_string(o.eta)},
+      {"max_depth", std::to_string(o.max_depth)},
+      {"min_child_weight", std::to_string(o.min_child_weight)},
+      {"nthread", std::to_string(o.nthread)},
+      {"seed", std::to_string(o.seed)},
+      {"tree_method", "hist"},
+      {"verbosity", "0"},
+  };
+  for (const auto& [key, value] : params) check_xgb(XGBoosterSetParam(booster, key, value.c_str()), "XGBoosterSetParam");
+}
+
+}  // namespace
+
+XGBoostModel::XGBoostModel(XGBoostOptions options) : options_(std::move(options)) { check_options(options_); }
+
+void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
+  check_fit_input(name(), x, throughput);
+  FeatureMatrix data(x);
+  std::vector<double> targets = normalized_throughput(throughput);
+  std::vector<float> labels(targets.begin(), targets.end());
+  check_xgb(XGDMatrixSetFloatInfo(data.handle(), "label", labels.data(), labels.size()), "XGDMatrixSetFloatInfo");
+  // All candidates of one fit form a single ranking group.
+  unsigned group = static_cast<unsigned>(x.size());
+  check_xgb(XGDMatrixSetUIntInfo(data.handle(), "group", &group, 1), "XGDMatrixSetUIntInfo");
+  DMatrixHandle matrices[] = {data.handle()};
+  BoosterHandle raw = nullptr;
+  check_xgb(XGBoosterCreate(matrices, 1, &raw), "XGBoosterCreate");
+  std::shared_ptr<void> booster(raw, [](void* b) { XGBoosterFree(b); });
+  set_params(raw, options_);
+  for (int round = 0; round < options_.rounds; ++round)
+    check_xgb(XGBoosterUpdateOneIter(raw, round, data.handle()), "XGBoosterUpdateOneIter");
+  booster_ = std::move(booster);
+}
+
+std::vector<double> XGBoostModel::predict(const std::vector<ProgramFeatures>& x) const {
+  if (!trained()) throw_untrained(name());
+  if (x.empty()) return {};
+  FeatureMatrix data(x);
+  bst_ulong length = 0;
+  const float* scores = nullptr;
+  check_xgb(XGBoosterPredict(booster_.get(), data.handle(), 0, 0, 0, &length, &scores), "XGBoosterPredict");
+  TESSEL_CHECK(length == x.size(), "xgboost returned ", length, " scores for ", x.size(), " programs");
+  return std::vector<double>(scores, scores + length);
+}
+
+TESSEL_REGISTER_PLUGIN(CostModel, xgboost, "gradient-boosted trees over program features (XGBoost, AutoTVM's GBT)",
+    (std::vector<ParamSpec>{
+        {"objective", ParamType::String, "rank:pairwise", "rank:pairwise or reg:squarederror"},
+        {"rounds", ParamType::Int, 100, "boosting rounds"},
+        {"max_depth", ParamType::Int, 6, "maximum tree depth"},
+        {"eta", ParamType::Float, 0.3, "learning rate"},
+        {"min_child_weight", ParamType::Float, 1.0, "minimum hessian sum in a leaf"},
+        {"nthread", ParamType::Int, 1, "threads XGBoost trains with"},
+        {"seed", ParamType::Int, 0, "random seed"},
+    }),
+    [](const PluginParams& p) {
+      XGBoostOptions o;
+      o.objective = p.get_string("objective");
+      o.rounds = static_cast<int>(p.get_int("rounds"));
+      o.max_depth = static_cast<int>(p.get_int("max_depth"));
+      o.eta = p.get_float("eta");
+      o.min_child_weight = p.get_float("min_child_weight");
+      o.nthread = static_cast<int>(p.get_int("nthread"));
+      o.seed = static_cast<int>(p.get_int("seed"));
+      return std::make_unique<XGBoostModel>(o);
+    });
+
+}  // namespace tessel

@@ -1,0 +1,36 @@
+// Gradient-boosted trees over the flat program features, through XGBoost's C API: AutoTVM's default
+// cost model. The pairwise ranking objective learns only the order of the candidates, which is
+// what the search needs; the squared-error objective regresses the normalized throughput.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "costmodels/cost_model.h"
+
+namespace tessel {
+
+struct XGBoostOptions {
+  std::string objective = "rank:pairwise";  // or "reg:squarederror"
+  int rounds = 100;                          // boosting rounds (trees)
+  int max_depth = 6;
+  double eta = 0.3;  // learning rate
+  double min_child_weight = 1;
+  int nthread = 1;
+  int seed = 0;
+};
+
+class XGBoostModel : public CostModel {
+ public:
+  // Throws UserError for options outside their valid ranges, naming the valid values.
+  explicit XGBoostModel(XGBoostOptions options);
+  std::string name() const override { return "xgboost"; }
+  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;
+  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const override;
+  bool trained() const override { return booster_ != nullptr; }
+
+ private:
+  XGBoostOptions options_;
+  std::shared_ptr<void> booster_;  // a BoosterHandle, freed with XGBoosterFree
+};
+
+}  // namespace tessel
