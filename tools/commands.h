@@ -11,4 +11,12 @@ void add_plugins_command(CLI::App& app);
 // the lowered loop program (or generated code) of an operator under a schedule.
 void add_lower_command(CLI::App& app);
 
+// `tessel tune --workload W [--space S] [--strategy S] [--trials N] [--db FILE] [--json] ...`:
+// auto-tunes one operator (tools/tune_command.cpp). argv (main's) is what it re-executes itself
+// with, to rid OpenBLAS of the machine's presets before measuring the baseline.
+void add_tune_command(CLI::App& app, int argc, char** argv);
+
+// `tessel records list|best|export|import --db FILE`: the records database (tools/records_command.cpp).
+void add_records_command(CLI::App& app);
+
 }  // namespace tessel::tools

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   tessel::tools::add_bench_command(app, argc, argv);
   tessel::tools::add_plugins_command(app);
   tessel::tools::add_lower_command(app);
+  tessel::tools::add_tune_command(app, argc, argv);
+  tessel::tools::add_records_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

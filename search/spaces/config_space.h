@@ -1,0 +1,69 @@
+// A configuration space: the knobs of one template, and the numbering of their combinations.
+//
+// A configuration is one choice per knob. Its index is the mixed-radix number whose digits are the
+// choice positions, the first knob the least significant digit:
+//   index = c0 + size0 * (c1 + size1 * (c2 + ...))
+// so every index in [0, size()) names exactly one configuration and strategies can work on plain
+// integers. The JSON form names each knob's value, so a record stays readable and is checked
+// against the space it is loaded into.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "search/spaces/knob.h"
+
+namespace tessel::search {
+
+class ConfigSpace;
+
+// One configuration: its index and the decoded choice of every knob, with typed accessors.
+class Config {
+ public:
+  Config(const ConfigSpace* space, uint64_t index, std::vector<size_t> choices);
+  uint64_t index() const { return index_; }
+  const std::vector<size_t>& choices() const { return choices_; }
+
+  const nlohmann::json& value(const std::string& knob) const;
+  std::vector<int64_t> split(const std::string& knob) const;
+  std::vector<int> order(const std::string& knob) const;
+  LoopAnnotation annotation(const std::string& knob) const;
+  int64_t get_int(const std::string& knob) const;
+  std::string get_string(const std::string& knob) const;
+
+  // {"index": i, "knobs": {"tile_m": [..], ...}}, knobs in declaration order.
+  nlohmann::ordered_json to_json() const;
+  // "tile_m=[4,16] order=[1,0] ..." for logs and the tune report.
+  std::string describe() const;
+
+ private:
+  const ConfigSpace* space_;
+  uint64_t index_;
+  std::vector<size_t> choices_;
+};
+
+class ConfigSpace {
+ public:
+  void add(Knob knob);  // throws InternalError on a repeated name or a space past 2^62 points
+  const std::vector<Knob>& knobs() const { return knobs_; }
+  const Knob& knob(const std::string& name) const;  // throws UserError listing the knobs
+  size_t knob_position(const std::string& name) const;
+  uint64_t size() const { return size_; }
+
+  Config get(uint64_t index) const;  // throws UserError if index >= size()
+  uint64_t encode(const std::vector<size_t>& choices) const;
+  std::vector<size_t> decode(uint64_t index) const;
+
+  // The configuration with the given knob values (an object knob name -> value; every knob must
+  // be given). Accepts both the object itself and to_json()'s {"index", "knobs"} form; an index
+  // that disagrees with the knob values is an error.
+  Config from_json(const nlohmann::json& json) const;
+
+ private:
+  std::vector<Knob> knobs_;
+  uint64_t size_ = 1;
+};
+
+}  // namespace tessel::search

@@ -1,0 +1,100 @@
+// Knob construction and lookup (search/spaces/knob.h).
+#include "search/spaces/knob.h"
+
+#include <algorithm>
+
+#include "support/error.h"
+
+namespace tessel::search {
+
+namespace {
+
+// Appends to `out` every factorization of `extent` into `parts` factors; `inner` holds the factors
+// chosen so far, innermost first, and the first (outermost) factor takes what is left.
+void factorize(int64_t extent, int parts, int64_t max_inner, std::vector<int64_t>& inner,
+               std::vector<nlohmann::json>& out) {
+  if (parts == 1) {
+    std::vector<int64_t> factors{extent};
+    factors.insert(factors.end(), inner.rbegin(), inner.rend());
+    out.emplace_back(factors);
+    return;
+  }
+  for (int64_t f = 1; f <= extent; ++f) {
+    if (extent % f != 0 || (max_inner > 0 && f > max_inner)) continue;
+    inner.push_back(f);
+    factorize(extent / f, parts - 1, max_inner, inner, out);
+    inner.pop_back();
+  }
+}
+
+}  // namespace
+
+const char* knob_kind_name(KnobKind kind) {
+  switch (kind) {
+    case KnobKind::Split: return "split";
+    case KnobKind::Reorder: return "reorder";
+    case KnobKind::Annotate: return "annotate";
+    case KnobKind::Categorical: return "categorical";
+  }
+  return "?";
+}
+
+size_t Knob::index_of(const nlohmann::json& value) const {
+  auto it = std::find(choices.begin(), choices.end(), value);
+  if (it == choices.end())
+    user_error("knob '", name, "' has no choice ", value.dump(), "; it has ", choices.size(), " choices, e.g. ",
+               choices.front().dump());
+  return static_cast<size_t>(it - choices.begin());
+}
+
+Knob split_knob(std::string name, int64_t extent, int parts, int64_t max_inner) {
+  TESSEL_CHECK(extent >= 1 && parts >= 1, "split knob '", name, "' of extent ", extent, " into ", parts);
+  Knob knob{std::move(name), KnobKind::Split, {}};
+  std::vector<int64_t> inner;
+  factorize(extent, parts, max_inner, inner, knob.choices);
+  return knob;
+}
+
+Knob reorder_knob(std::string name, std::vector<std::vector<int>> orders) {
+  TESSEL_CHECK(!orders.empty(), "reorder knob '", name, "' without orders");
+  Knob knob{std::move(name), KnobKind::Reorder, {}};
+  for (auto& order : orders) {
+    std::vector<int> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size(); ++i)
+      TESSEL_CHECK(sorted[i] == static_cast<int>(i), "reorder knob '", knob.name, "': not a permutation");
+    knob.choices.emplace_back(order);
+  }
+  return knob;
+}
+
+Knob annotate_knob(std::string name, std::vector<LoopAnnotation> choices) {
+  TESSEL_CHECK(!choices.empty(), "annotate knob '", name, "' without choices");
+  Knob knob{std::move(name), KnobKind::Annotate, {}};
+  for (LoopAnnotation a : choices) knob.choices.emplace_back(annotation_name(a));
+  return knob;
+}
+
+Knob categorical_knob(std::string name, std::vector<nlohmann::json> values) {
+  TESSEL_CHECK(!values.empty(), "categorical knob '", name, "' without values");
+  return Knob{std::move(name), KnobKind::Categorical, std::move(values)};
+}
+
+const char* annotation_name(LoopAnnotation annotation) {
+  switch (annotation) {
+    case LoopAnnotation::None: return "none";
+    case LoopAnnotation::Unroll: return "unroll";
+    case LoopAnnotation::Vectorize: return "vectorize";
+    case LoopAnnotation::Parallel: return "parallel";
+  }
+  return "?";
+}
+
+LoopAnnotation parse_annotation(const std::string& text) {
+  for (LoopAnnotation a : {LoopAnnotation::None, LoopAnnotation::Unroll, LoopAnnotation::Vectorize,
+                           LoopAnnotation::Parallel})
+    if (text == annotation_name(a)) return a;
+  user_error("unknown loop annotation '", text, "'; valid: none, unroll, vectorize, parallel");
+}
+
+}  // namespace tessel::search

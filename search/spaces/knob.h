@@ -1,0 +1,44 @@
+// Knobs: the independent choices a schedule template declares. Each knob has a finite, ordered
+// list of choices, stored as JSON values so that every kind serializes the same way:
+//   split       [f0, f1, ..., fn-1], one factorization of an extent (product == extent)
+//   reorder     [p0, p1, ...], one candidate permutation of a template's loops
+//   annotate    "none" | "unroll" | "vectorize" | "parallel"
+//   categorical any JSON scalar (a panel width, a flag, a name)
+// Choice 0 is never special; a template names its default choice by value.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/schedule.h"
+
+namespace tessel::search {
+
+enum class KnobKind { Split, Reorder, Annotate, Categorical };
+const char* knob_kind_name(KnobKind kind);
+
+struct Knob {
+  std::string name;
+  KnobKind kind;
+  std::vector<nlohmann::json> choices;  // never empty
+
+  size_t size() const { return choices.size(); }
+  // The position of `value` among the choices; throws UserError naming the knob if absent.
+  size_t index_of(const nlohmann::json& value) const;
+};
+
+// Every ordered factorization of `extent` into `parts` factors whose factors after the first are
+// at most `max_inner` (0: no limit). The first factor is the outermost loop. Keeping inner
+// factors small bounds what templates unroll, so no configuration takes minutes to compile.
+Knob split_knob(std::string name, int64_t extent, int parts, int64_t max_inner = 0);
+// Candidate orders, each a permutation of 0..n-1.
+Knob reorder_knob(std::string name, std::vector<std::vector<int>> orders);
+Knob annotate_knob(std::string name, std::vector<LoopAnnotation> choices);
+Knob categorical_knob(std::string name, std::vector<nlohmann::json> values);
+
+LoopAnnotation parse_annotation(const std::string& text);
+const char* annotation_name(LoopAnnotation annotation);
+
+}  // namespace tessel::search

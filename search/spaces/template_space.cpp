@@ -1,0 +1,33 @@
+// The "template" schedule space: the hand-written templates of gemm_template.h and
+// window_template.h, chosen by the workload's operator.
+#include <variant>
+
+#include "search/spaces/gemm_template.h"
+#include "search/spaces/window_template.h"
+#include "support/registry.h"
+
+namespace tessel::search {
+
+namespace {
+
+class TemplateSpace : public ScheduleSpace {
+ public:
+  std::shared_ptr<const ScheduleTemplate> make_template(const WorkloadSpec& workload) const override {
+    struct Make {
+      std::shared_ptr<const ScheduleTemplate> operator()(const GemmShape& s) const { return make_gemm_template(s); }
+      std::shared_ptr<const ScheduleTemplate> operator()(const Conv2dShape& s) const { return make_conv2d_template(s); }
+      std::shared_ptr<const ScheduleTemplate> operator()(const DepthwiseShape& s) const {
+        return make_depthwise_template(s);
+      }
+    };
+    return std::visit(Make{}, workload.shape);
+  }
+};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(ScheduleSpace, template,
+                       "hand-written knob templates (AutoTVM style) for gemm, conv2d NCHWc and depthwise NCHWc",
+                       std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<TemplateSpace>(); });
+
+}  // namespace tessel::search

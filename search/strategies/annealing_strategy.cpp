@@ -1,0 +1,74 @@
+// The "annealing" strategy: simulated annealing on measured performance. Each batch holds
+// neighbours of the current point (one knob changed); the batch's best becomes the current point
+// if it is faster, or with probability exp((g - g_current) / (T · g_current)) if slower, and the
+// temperature T cools by a constant factor per batch. Until a first configuration runs correctly,
+// batches are random.
+#include <algorithm>
+#include <cmath>
+
+#include "search/strategies/search_strategy.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::search {
+
+namespace {
+
+class AnnealingStrategy : public SearchStrategy {
+ public:
+  AnnealingStrategy(uint64_t seed, double temperature, double cooling)
+      : SearchStrategy(seed), temperature_(temperature), cooling_(cooling) {
+    if (!(temperature > 0)) user_error("strategy annealing: temperature ", temperature, " must be > 0");
+    if (!(cooling > 0 && cooling <= 1)) user_error("strategy annealing: cooling ", cooling, " must be in (0, 1]");
+  }
+
+ protected:
+  std::vector<uint64_t> propose(size_t n) override {
+    if (current_gflops_ <= 0) return random_unvisited(n);
+    std::vector<uint64_t> batch;
+    std::vector<size_t> from = space().decode(current_);
+    for (size_t attempt = 0; attempt < 20 * n && batch.size() < n; ++attempt) {
+      uint64_t neighbour = space().encode(mutate_one(from));
+      if (!visited(neighbour) && std::find(batch.begin(), batch.end(), neighbour) == batch.end())
+        batch.push_back(neighbour);
+    }
+    return batch;  // the base fills up with random points when the neighbourhood is used up
+  }
+
+  void observe(const std::vector<TrialOutcome>& outcomes) override {
+    const TrialOutcome* best = nullptr;
+    for (const TrialOutcome& o : outcomes)
+      if (o.ok && (!best || o.gflops > best->gflops)) best = &o;
+    if (best && accept(best->gflops)) {
+      current_ = best->config_index;
+      current_gflops_ = best->gflops;
+    }
+    temperature_ *= cooling_;
+  }
+
+ private:
+  bool accept(double gflops) {
+    if (gflops >= current_gflops_) return true;
+    double p = std::exp((gflops - current_gflops_) / (temperature_ * current_gflops_));
+    return std::uniform_real_distribution<double>(0, 1)(rng()) < p;
+  }
+
+  double temperature_, cooling_;
+  uint64_t current_ = 0;
+  double current_gflops_ = 0;
+};
+
+const std::vector<ParamSpec> kParams = {
+    seed_param(),
+    {"temperature", ParamType::Float, 0.2, "initial temperature, relative to the current GFLOP/s"},
+    {"cooling", ParamType::Float, 0.9, "temperature factor per batch"}};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(SearchStrategy, annealing, "simulated annealing on measured GFLOP/s (one-knob moves)",
+                       kParams, [](const PluginParams& p) {
+                         return std::make_unique<AnnealingStrategy>(p.get_int("seed"), p.get_float("temperature"),
+                                                                    p.get_float("cooling"));
+                       });
+
+}  // namespace tessel::search

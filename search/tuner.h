@@ -1,0 +1,68 @@
+// The tuning loop: propose a batch → compile and measure it → append it to the records database →
+// tell the strategy → repeat until the run has its trials.
+//
+// A run is identified by (workload, space, strategy, seed). On start the tuner loads the task's
+// earlier records from the database: the strategy learns every configuration already measured for
+// the task (by any run), so none is measured twice, and the run's own earlier trials count toward
+// `trials`, so re-running a killed command resumes where it stopped.
+//
+//   Task task = Task::create("gemm:256", "template");
+//   auto strategy = Registry<SearchStrategy>::instance().create("random");
+//   Tuner tuner(task, *strategy, RunKey{"gemm:256", "template", "random", 0}, &db, TuneOptions{});
+//   TuneReport report = tuner.run();
+#pragma once
+#include <optional>
+#include <string>
+
+#include "search/measure/measurer.h"
+#include "search/records/records_db.h"
+#include "search/strategies/search_strategy.h"
+#include "search/task.h"
+
+namespace tessel::search {
+
+struct TuneOptions {
+  int64_t trials = 64;  // of this run, resumed ones included
+  size_t batch = 8;
+  MeasureOptions measure;
+  bool progress = true;  // the progress line (only ever drawn on a terminal)
+};
+
+// The vendor library's time for the same workload, measured in the same process before tuning.
+struct Baseline {
+  std::string name;   // "openblas", "onednn"; empty when none was measured
+  double median_us = 0;
+};
+
+struct TuneReport {
+  int64_t trials = 0;    // of the run, resumed ones included
+  int64_t measured = 0;  // by this invocation
+  int64_t errors = 0;    // trials of the run that were not Ok
+  std::optional<TrialRecord> best;  // the run's fastest Ok trial
+  Baseline baseline;
+
+  double best_us() const { return best ? best->result.timing.median_us : 0; }
+  double best_gflops() const { return best ? best->gflops : 0; }
+  double speedup() const { return best && baseline.median_us > 0 ? baseline.median_us / best_us() : 0; }
+};
+
+class Tuner {
+ public:
+  // `db` may be null (nothing is recorded or resumed). Throws UserError for bad options.
+  Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* db, TuneOptions options);
+  TuneReport run(const Baseline& baseline = {});
+
+ private:
+  void resume(TuneReport& report);
+  void account(const TrialRecord& record, TuneReport& report) const;
+  std::vector<TrialRecord> measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
+                                         const Measurer& measurer) const;
+
+  const Task& task_;
+  SearchStrategy& strategy_;
+  RunKey run_;
+  RecordsDb* db_;
+  TuneOptions options_;
+};
+
+}  // namespace tessel::search

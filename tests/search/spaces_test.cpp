@@ -1,0 +1,101 @@
+// Knobs and configuration spaces: factorization enumeration, the mixed-radix index ↔ knob values
+// mapping and the JSON form of configurations, including the errors on bad JSON.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "search/spaces/config_space.h"
+#include "support/error.h"
+
+using namespace tessel;
+using namespace tessel::search;
+
+namespace {
+
+int64_t product(const nlohmann::json& factors) {
+  int64_t p = 1;
+  for (const auto& f : factors) p *= f.get<int64_t>();
+  return p;
+}
+
+ConfigSpace sample_space() {
+  ConfigSpace space;
+  space.add(split_knob("tile_x", 12, 3));
+  space.add(reorder_knob("order", {{0, 1, 2}, {2, 0, 1}}));
+  space.add(annotate_knob("inner", {LoopAnnotation::Unroll, LoopAnnotation::Vectorize, LoopAnnotation::None}));
+  space.add(categorical_knob("width", {16, 32}));
+  return space;
+}
+
+}  // namespace
+
+TEST_CASE("split knobs enumerate every ordered factorization exactly once", "[search][spaces]") {
+  Knob two = split_knob("s", 12, 2);
+  CHECK(two.size() == 6);  // one per divisor of 12
+  Knob three = split_knob("s", 12, 3);
+  CHECK(three.size() == 18);  // sum over divisors d of 12 of the number of divisors of 12/d
+  std::set<std::string> seen;
+  for (const auto& choice : three.choices) {
+    CHECK(choice.size() == 3);
+    CHECK(product(choice) == 12);
+    CHECK(seen.insert(choice.dump()).second);
+  }
+  Knob limited = split_knob("s", 64, 3, 4);
+  for (const auto& choice : limited.choices) {
+    CHECK(choice[1].get<int64_t>() <= 4);
+    CHECK(choice[2].get<int64_t>() <= 4);
+    CHECK(product(choice) == 64);
+  }
+  CHECK(limited.size() == 9);  // inner factors 1, 2, 4 each
+  CHECK(split_knob("prime", 7, 2).size() == 2);
+}
+
+TEST_CASE("every index maps to distinct knob values and back", "[search][spaces]") {
+  ConfigSpace space = sample_space();
+  REQUIRE(space.size() == 18 * 2 * 3 * 2);
+  std::set<std::string> seen;
+  for (uint64_t i = 0; i < space.size(); ++i) {
+    Config c = space.get(i);
+    CHECK(space.encode(c.choices()) == i);
+    auto json = c.to_json();
+    CHECK(seen.insert(json["knobs"].dump()).second);
+    Config back = space.from_json(nlohmann::json::parse(json.dump()));
+    CHECK(back.index() == i);
+    CHECK(space.from_json(json["knobs"]).index() == i);  // the bare knob object works too
+  }
+}
+
+TEST_CASE("the first knob is the least significant digit of the index", "[search][spaces]") {
+  ConfigSpace space = sample_space();
+  CHECK(space.decode(1) == std::vector<size_t>{1, 0, 0, 0});
+  CHECK(space.decode(18) == std::vector<size_t>{0, 1, 0, 0});
+  CHECK(space.decode(space.size() - 1) == std::vector<size_t>{17, 1, 2, 1});
+}
+
+TEST_CASE("typed accessors read the chosen values", "[search][spaces]") {
+  ConfigSpace space = sample_space();
+  Config c = space.from_json({{"tile_x", {3, 2, 2}}, {"order", {2, 0, 1}}, {"inner", "vectorize"}, {"width", 32}});
+  CHECK(c.split("tile_x") == std::vector<int64_t>{3, 2, 2});
+  CHECK(c.order("order") == std::vector<int>{2, 0, 1});
+  CHECK(c.annotation("inner") == LoopAnnotation::Vectorize);
+  CHECK(c.get_int("width") == 32);
+  CHECK(c.describe() == "tile_x=[3,2,2] order=[2,0,1] inner=\"vectorize\" width=32");
+}
+
+TEST_CASE("bad configurations are user errors naming the problem", "[search][spaces]") {
+  ConfigSpace space = sample_space();
+  nlohmann::json good = {{"tile_x", {3, 2, 2}}, {"order", {2, 0, 1}}, {"inner", "none"}, {"width", 16}};
+  auto with = [&](const char* key, nlohmann::json value) {
+    nlohmann::json j = good;
+    j[key] = std::move(value);
+    return j;
+  };
+  CHECK_THROWS_WITH(space.from_json(with("tile_x", {5, 2, 2})), Catch::Contains("knob 'tile_x' has no choice [5,2,2]"));
+  CHECK_THROWS_WITH(space.from_json(with("depth", 3)), Catch::Contains("unknown knob 'depth'"));
+  nlohmann::json missing = good;
+  missing.erase("width");
+  CHECK_THROWS_WITH(space.from_json(missing), Catch::Contains("lacks knob 'width'"));
+  nlohmann::json wrong_index = {{"index", 0}, {"knobs", good}};
+  CHECK_THROWS_AS(space.from_json(wrong_index), UserError);
+  CHECK_THROWS_WITH(space.get(space.size()), Catch::Contains("outside the space"));
+}

@@ -1,0 +1,110 @@
+// `tessel records`: reads and moves the trials of a records database (search/records/).
+//   tessel records list   --db FILE [--workload W] [--json]   every trial
+//   tessel records best   --db FILE [--json]                  the fastest correct trial per task
+//   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default)
+//   tessel records import --db FILE FILE.jsonl                appends JSON lines
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "search/records/records_db.h"
+#include "support/error.h"
+#include "tools/commands.h"
+
+namespace tessel::tools {
+
+namespace {
+
+struct RecordsArgs {
+  std::string db, workload, out, in;
+  bool json = false;
+};
+using ArgsPtr = std::shared_ptr<RecordsArgs>;
+
+search::RecordsDb open_existing(const std::string& path) {
+  if (!std::filesystem::exists(path)) user_error("records database '", path, "' does not exist");
+  return search::RecordsDb::open(path);
+}
+
+void print_rows(const std::vector<search::TrialRecord>& records, bool json) {
+  if (json) {
+    for (const auto& r : records) std::cout << r.to_json().dump() << "\n";
+    return;
+  }
+  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(12) << "strategy"
+            << std::setw(6) << "seed" << std::setw(7) << "trial" << std::setw(15) << "status" << std::setw(12)
+            << "median_us" << "GFLOP/s\n";
+  for (const auto& r : records)
+    std::cout << std::setw(24) << r.run.workload << std::setw(10) << r.run.space << std::setw(12) << r.run.strategy
+              << std::setw(6) << r.run.seed << std::setw(7) << r.trial << std::setw(15)
+              << search::status_name(r.result.status) << std::setw(12) << r.result.timing.median_us << r.gflops << "\n";
+}
+
+void list(const RecordsArgs& a) {
+  search::RecordsDb db = open_existing(a.db);
+  std::vector<search::TrialRecord> records = db.all();
+  if (!a.workload.empty())
+    std::erase_if(records, [&](const search::TrialRecord& r) { return r.run.workload != a.workload; });
+  print_rows(records, a.json);
+}
+
+void best(const RecordsArgs& a) { print_rows(open_existing(a.db).best_per_task(), a.json); }
+
+void export_lines(const RecordsArgs& a) {
+  search::RecordsDb db = open_existing(a.db);
+  std::ofstream file;
+  if (!a.out.empty()) {
+    file.open(a.out);
+    if (!file) user_error("cannot write '", a.out, "'");
+  }
+  std::ostream& out = a.out.empty() ? std::cout : file;
+  for (const auto& r : db.all()) out << r.to_json().dump() << "\n";
+}
+
+void import_lines(const RecordsArgs& a) {
+  std::ifstream in(a.in);
+  if (!in) user_error("cannot read '", a.in, "'");
+  std::vector<search::TrialRecord> records;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
+    if (json.is_discarded()) user_error(a.in, ":", number, ": not a JSON object");
+    try {
+      records.push_back(search::TrialRecord::from_json(json));
+    } catch (const UserError& e) {
+      user_error(a.in, ":", number, ": ", e.what());
+    }
+  }
+  search::RecordsDb::open(a.db).append(records);  // all lines checked first: nothing half-imported
+  std::cerr << "imported " << records.size() << " trials into " << a.db << "\n";
+}
+
+CLI::App* subcommand(CLI::App* parent, const char* name, const char* help, const ArgsPtr& args,
+                     void (*action)(const RecordsArgs&)) {
+  auto* cmd = parent->add_subcommand(name, help);
+  cmd->add_option("--db", args->db, "records database")->required();
+  cmd->callback([args, action] { action(*args); });
+  return cmd;
+}
+
+}  // namespace
+
+void add_records_command(CLI::App& app) {
+  auto* records = app.add_subcommand("records", "list, rank, export and import tuning records");
+  records->require_subcommand(1);
+  auto args = std::make_shared<RecordsArgs>();
+  auto* l = subcommand(records, "list", "every trial", args, list);
+  l->add_option("--workload", args->workload, "only this workload");
+  l->add_flag("--json", args->json, "one JSON object per trial");
+  subcommand(records, "best", "the fastest correct trial of each task", args, best)
+      ->add_flag("--json", args->json, "one JSON object per task");
+  subcommand(records, "export", "every trial as JSON lines", args, export_lines)
+      ->add_option("--out", args->out, "file to write (default: stdout)");
+  subcommand(records, "import", "append trials from JSON lines", args, import_lines)
+      ->add_option("file", args->in, "JSON-lines file")->required();
+}
+
+}  // namespace tessel::tools
