@@ -2,6 +2,7 @@
 #include "search/workload_spec.h"
 
 #include <charconv>
+#include <optional>
 
 #include "support/error.h"
 
@@ -27,9 +28,12 @@ GemmShape parse_gemm(const std::string& text) {
   return shape;
 }
 
+// The reference workload called `name` (C6, D3), if there is one; "all" is a set, not a workload.
 template <typename Shape>
-Shape named_workload(std::vector<Workload<Shape>> (*find)(const std::string&), const std::string& name) {
-  return find(name).front().shape;
+std::optional<Shape> named_workload(const std::vector<Workload<Shape>>& workloads, const std::string& name) {
+  for (const Workload<Shape>& w : workloads)
+    if (w.name == name) return w.shape;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -63,8 +67,8 @@ WorkloadSpec parse_workload(const std::string& name) {
     if (kind == "depthwise") return {name, parse_depthwise_shape(rest)};
     user_error("unknown workload kind \"", kind, "\" in \"", name, "\"; ", kValidForms);
   }
-  if (name.size() >= 2 && name[0] == 'C' && name != "all") return {name, named_workload(find_conv2d_workloads, name)};
-  if (name.size() >= 2 && name[0] == 'D') return {name, named_workload(find_depthwise_workloads, name)};
+  if (auto conv = named_workload(resnet18_conv2d_workloads(), name)) return {name, *conv};
+  if (auto depthwise = named_workload(mobilenet_depthwise_workloads(), name)) return {name, *depthwise};
   user_error("unknown workload \"", name, "\"; ", kValidForms);
 }
 
