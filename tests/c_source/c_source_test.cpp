@@ -11,6 +11,7 @@
 
 #if __has_include("passes/lower/lower.h")
 #include "passes/lower/lower.h"
+#include "tests/user_error_check.h"
 #define TESSEL_HAVE_LOWER 1
 #endif
 
@@ -28,19 +29,6 @@ void run(const CompiledFunction& kernel, const std::vector<NDArray*>& arrays) {
   std::vector<void*> args;
   for (NDArray* a : arrays) args.push_back(a->data());
   kernel.call(args.data());
-}
-
-template <typename F>
-void require_user_error(F action, std::initializer_list<const char*> fragments) {
-  try {
-    action();
-  } catch (const UserError& e) {
-    std::string msg = e.what();
-    INFO("message: " << msg);
-    for (const char* f : fragments) CHECK(msg.find(f) != std::string::npos);
-    return;
-  }
-  FAIL("expected a UserError");
 }
 
 struct GemmCase {
@@ -157,26 +145,26 @@ TEST_CASE("c_source: compiler failures and unsupported IR raise UserError", "[c_
   LoweredFunc f{"tiny", {{x, {1}}}, make_store(x, 0, 1.0)};
   c_source::CCompilerOptions bad_arch;
   bad_arch.march = "no-such-cpu";
-  require_user_error([&] { CSourceBackend(bad_arch).compile(f); },
+  test::require_user_error([&] { CSourceBackend(bad_arch).compile(f); },
                      {"the C compiler failed", "tiny.c", "no-such-cpu"});
   c_source::CCompilerOptions missing;
   missing.compiler = "tessel-no-such-compiler";
-  require_user_error([&] { CSourceBackend(missing).compile(f); }, {"cannot run the C compiler 'tessel-no-such-compiler'"});
+  test::require_user_error([&] { CSourceBackend(missing).compile(f); }, {"cannot run the C compiler 'tessel-no-such-compiler'"});
 
   Tensor t = placeholder({1}, DataType::float32(), "T");
   LoweredFunc unflattened{"bad", {{x, {1}}}, make_provide(t.ptr(), {Expr(0)}, make_float(1.0))};
-  require_user_error([&] { c_source::generate_c(unflattened); }, {"Provide", "lower the schedule first"});
+  test::require_user_error([&] { c_source::generate_c(unflattened); }, {"Provide", "lower the schedule first"});
   Buffer tmp("tmp", DataType::float32(), MemoryScope::Local);
   Var n("n");
   LoweredFunc dynamic{"dyn", {{x, {1}}}, make_let(n, 4, make_allocate(tmp, n, make_store(x, 0, 1.0)))};
-  require_user_error([&] { c_source::generate_c(dynamic); }, {"constant size", "tmp"});
-  require_user_error([&] { CSourceBackend().emit(f, "asm"); }, {"valid formats: c"});
+  test::require_user_error([&] { c_source::generate_c(dynamic); }, {"constant size", "tmp"});
+  test::require_user_error([&] { CSourceBackend().emit(f, "asm"); }, {"valid formats: c"});
 }
 
 TEST_CASE("c_source: registered as a back-end plugin", "[c_source]") {
   auto backend = Registry<Backend>::instance().create("c_source", {{"opt_level", 1}});
   REQUIRE(backend->name() == "c_source");
-  require_user_error([] { Registry<Backend>::instance().create("c_source", {{"opt_level", 7}}); }, {"opt_level"});
+  test::require_user_error([] { Registry<Backend>::instance().create("c_source", {{"opt_level", 7}}); }, {"opt_level"});
 }
 
 #ifdef TESSEL_HAVE_LOWER

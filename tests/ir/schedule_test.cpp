@@ -4,6 +4,7 @@
 
 #include "ir/schedule.h"
 #include "support/error.h"
+#include "tests/user_error_check.h"
 
 using namespace tessel;
 
@@ -20,22 +21,6 @@ std::vector<std::string> leaf_names(const Stage& s) {
   std::vector<std::string> names;
   for (const IterVar& iv : s->leaf_axes) names.push_back(iv.name());
   return names;
-}
-
-// Runs `request` and checks it throws a UserError whose message contains every fragment.
-template <typename F>
-void require_error(F request, std::initializer_list<const char*> fragments) {
-  try {
-    request();
-  } catch (const UserError& e) {
-    std::string msg = e.what();
-    for (const char* f : fragments) {
-      INFO("message: " << msg);
-      CHECK(msg.find(f) != std::string::npos);
-    }
-    return;
-  }
-  FAIL("expected a UserError");
 }
 
 }  // namespace
@@ -100,31 +85,31 @@ TEST_CASE("illegal schedule requests name the stage, the axis and the rule", "[s
   Schedule s = create_schedule({d, e});
   Stage c = s[g.c], ds = s[d];
 
-  require_error([&] { c.split(c.axis(0), 0); }, {"split", "factor 0", "'i'", "'C'", "positive"});
-  require_error([&] { c.split_nparts(c.axis(0), -2); }, {"nparts -2", "'C'"});
-  require_error([&] { c.reorder({ds.axis(0), c.axis(1)}); }, {"reorder", "'i'", "not a loop of stage 'C'"});
-  require_error([&] { c.reorder({c.axis(1), c.axis(1)}); }, {"reorder", "'j'", "twice"});
-  require_error([&] { c.fuse(c.axis(0), g.k); }, {"fuse", "'i'", "'k'", "not adjacent"});
-  require_error([&] { c.fuse(c.axis(1), g.k); }, {"fuse", "differ in kind"});
-  require_error([&] { c.vectorize(g.k); }, {"vectorize", "'k'", "'C'", "reduction axis"});
-  require_error([&] { c.parallel(g.k); }, {"parallel", "'k'", "reduction axis"});
-  require_error([&] { c.compute_at(s[e], s[e].axis(0)); }, {"compute_at", "'E'", "does not read 'C'"});
-  require_error([&] { c.compute_at(ds, c.axis(0)); }, {"compute_at", "'i'", "not a loop of stage 'D'"});
-  require_error([&] { ds.compute_at(c, c.axis(0)); }, {"compute_at", "'D'", "output"});
-  require_error([&] { c.compute_inline(); }, {"compute_inline", "'C'", "reduction"});
-  require_error([&] { s[g.a].compute_inline(); }, {"compute_inline", "'A'", "placeholder"});
+  tessel::test::require_user_error([&] { c.split(c.axis(0), 0); }, {"split", "factor 0", "'i'", "'C'", "positive"});
+  tessel::test::require_user_error([&] { c.split_nparts(c.axis(0), -2); }, {"nparts -2", "'C'"});
+  tessel::test::require_user_error([&] { c.reorder({ds.axis(0), c.axis(1)}); }, {"reorder", "'i'", "not a loop of stage 'C'"});
+  tessel::test::require_user_error([&] { c.reorder({c.axis(1), c.axis(1)}); }, {"reorder", "'j'", "twice"});
+  tessel::test::require_user_error([&] { c.fuse(c.axis(0), g.k); }, {"fuse", "'i'", "'k'", "not adjacent"});
+  tessel::test::require_user_error([&] { c.fuse(c.axis(1), g.k); }, {"fuse", "differ in kind"});
+  tessel::test::require_user_error([&] { c.vectorize(g.k); }, {"vectorize", "'k'", "'C'", "reduction axis"});
+  tessel::test::require_user_error([&] { c.parallel(g.k); }, {"parallel", "'k'", "reduction axis"});
+  tessel::test::require_user_error([&] { c.compute_at(s[e], s[e].axis(0)); }, {"compute_at", "'E'", "does not read 'C'"});
+  tessel::test::require_user_error([&] { c.compute_at(ds, c.axis(0)); }, {"compute_at", "'i'", "not a loop of stage 'D'"});
+  tessel::test::require_user_error([&] { ds.compute_at(c, c.axis(0)); }, {"compute_at", "'D'", "output"});
+  tessel::test::require_user_error([&] { c.compute_inline(); }, {"compute_inline", "'C'", "reduction"});
+  tessel::test::require_user_error([&] { s[g.a].compute_inline(); }, {"compute_inline", "'A'", "placeholder"});
 
   auto [io, ii] = c.split(c.axis(0), 8);
-  require_error([&] { c.split(c.axis(0), 4); }, {"split", "'i'", "already split"});
+  tessel::test::require_user_error([&] { c.split(c.axis(0), 4); }, {"split", "'i'", "already split"});
   c.vectorize(ii);
-  require_error([&] { c.parallel(ii); }, {"parallel", "already marked vectorize"});
-  require_error([&] { s.cache_write(g.c); }, {"cache_write", "'C'", "first"});
+  tessel::test::require_user_error([&] { c.parallel(ii); }, {"parallel", "already marked vectorize"});
+  tessel::test::require_user_error([&] { s.cache_write(g.c); }, {"cache_write", "'C'", "first"});
 }
 
 TEST_CASE("bad tensor definitions are rejected", "[schedule][errors]") {
-  require_error([] { placeholder({4, 0}, DataType::float32(), "X"); }, {"'X'", "size 0"});
+  tessel::test::require_user_error([] { placeholder({4, 0}, DataType::float32(), "X"); }, {"'X'", "size 0"});
   Tensor x = placeholder({4, 4}, DataType::float32(), "X");
-  require_error([&] { x(Expr(1)); }, {"'X'", "2 dimensions", "1 indices"});
-  require_error([&] { x(Expr(1.0), Expr(0)); }, {"'X'", "float32", "integers"});
-  require_error([] { reduce_axis(0, "r"); }, {"'r'", "extent 0"});
+  tessel::test::require_user_error([&] { x(Expr(1)); }, {"'X'", "2 dimensions", "1 indices"});
+  tessel::test::require_user_error([&] { x(Expr(1.0), Expr(0)); }, {"'X'", "float32", "integers"});
+  tessel::test::require_user_error([] { reduce_axis(0, "r"); }, {"'r'", "extent 0"});
 }

@@ -6,22 +6,11 @@
 #include <cmath>
 
 #include "ir/te_interpreter.h"
+#include "tests/user_error_check.h"
 
 using namespace tessel;
 
 namespace {
-
-template <typename F>
-void require_user_error(F action, const char* fragment) {
-  try {
-    action();
-  } catch (const UserError& e) {
-    INFO("message: " << e.what());
-    CHECK(std::string(e.what()).find(fragment) != std::string::npos);
-    return;
-  }
-  FAIL("expected a UserError mentioning: " << fragment);
-}
 
 }  // namespace
 
@@ -121,7 +110,7 @@ TEST_CASE("interpreter: intrinsics and bool tensors", "[interpreter]") {
   CHECK(apply("tanh").data_as<float>()[0] == 0.0f);
   CHECK(apply("log").data_as<float>()[1] == 0.0f);
   CHECK(apply("fabs").data_as<float>()[2] == 4.0f);
-  require_user_error([&] { apply("erf"); }, "unknown intrinsic 'erf'");
+  test::require_user_error([&] { apply("erf"); }, "unknown intrinsic 'erf'");
 
   Tensor positive = compute({3}, [&](Var i) { return x(i) > 0.5; }, "Pos");
   NDArray p = evaluate(positive, {{x, xv}});
@@ -144,16 +133,16 @@ TEST_CASE("interpreter: errors name the problem", "[interpreter]") {
   Tensor a = placeholder({4}, DataType::float32(), "A");
   Tensor shifted = compute({4}, [&](Var i) { return select(i > 0, a(i - 1), 0.0); }, "Shift");
   NDArray av = NDArray::zeros({4}, DataType::float32());
-  require_user_error([&] { evaluate(shifted, TensorValues{}); }, "no value given for placeholder 'A'");
+  test::require_user_error([&] { evaluate(shifted, TensorValues{}); }, "no value given for placeholder 'A'");
   NDArray wrong = NDArray::zeros({5}, DataType::float32());
-  require_user_error([&] { evaluate(shifted, {{a, wrong}}); }, "float32[4]");
+  test::require_user_error([&] { evaluate(shifted, {{a, wrong}}); }, "float32[4]");
   NDArray wrong_type = NDArray::zeros({4}, DataType::int32());
-  require_user_error([&] { evaluate(shifted, {{a, wrong_type}}); }, "but got int32[4]");
+  test::require_user_error([&] { evaluate(shifted, {{a, wrong_type}}); }, "but got int32[4]");
   // Both sides of a select are evaluated, so the unguarded read A[-1] is an error.
-  require_user_error([&] { evaluate(shifted, {{a, av}}); }, "read of A[-1] is outside its shape [4]");
+  test::require_user_error([&] { evaluate(shifted, {{a, av}}); }, "read of A[-1] is outside its shape [4]");
   Tensor zero_div = compute({2}, [&](Var i) { return 4 / i; }, "Z");
-  require_user_error([&] { evaluate(zero_div, TensorValues{}); }, "division by zero");
+  test::require_user_error([&] { evaluate(zero_div, TensorValues{}); }, "division by zero");
   Buffer buf("buf", DataType::float32(), MemoryScope::Global);
   Tensor loop_ir = compute({2}, [&](Var i) { return load(buf, i); }, "L");
-  require_user_error([&] { evaluate(loop_ir, TensorValues{}); }, "Load node");
+  test::require_user_error([&] { evaluate(loop_ir, TensorValues{}); }, "Load node");
 }

@@ -11,6 +11,7 @@
 #include "ir/visitor.h"
 #include "passes/lower/loop_interpreter.h"
 #include "passes/lower/lower.h"
+#include "tests/user_error_check.h"
 
 namespace tessel::test {
 
@@ -102,20 +103,6 @@ inline std::map<std::string, std::vector<int64_t>> realize_extents(const Stmt& l
   RealizeExtents r;
   r.visit(loops);
   return r.extents;
-}
-
-// Runs `action` and checks it throws a UserError whose message contains every fragment.
-template <typename F>
-void require_user_error(F action, std::initializer_list<const char*> fragments) {
-  try {
-    action();
-  } catch (const UserError& e) {
-    std::string msg = e.what();
-    INFO("message: " << msg);
-    for (const char* fragment : fragments) CHECK(msg.find(fragment) != std::string::npos);
-    return;
-  }
-  FAIL("expected a UserError");
 }
 
 }  // namespace tessel::test

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "runtime/ndarray.h"
+#include "tests/user_error_check.h"
 
 using namespace tessel;
 
@@ -13,18 +14,6 @@ namespace {
 
 const ElementType kF32 = ElementType::of<float>();
 const ElementType kI8 = ElementType::of<int8_t>();
-
-template <typename F>
-void require_user_error(F action, const char* fragment) {
-  try {
-    action();
-  } catch (const UserError& e) {
-    INFO("message: " << e.what());
-    CHECK(std::string(e.what()).find(fragment) != std::string::npos);
-    return;
-  }
-  FAIL("expected a UserError mentioning: " << fragment);
-}
 
 }  // namespace
 
@@ -92,12 +81,12 @@ TEST_CASE("ndarray: max_abs_diff treats NaN as a failure and equal infinities as
 
 TEST_CASE("ndarray: mismatches and misuse raise UserError", "[ndarray]") {
   NDArray f = NDArray::zeros({2, 3}, kF32);
-  require_user_error([&] { f.data_as<int32_t>(); }, "NDArray of float32 accessed as int32");
-  require_user_error([&] { max_abs_diff(f, NDArray::zeros({3, 2}, kF32)); }, "expected an array of float32[2, 3]");
-  require_user_error([&] { max_abs_diff(f, NDArray::zeros({2, 3}, kI8)); }, "but got int8[2, 3]");
-  require_user_error([] { NDArray::empty({2, -1}, ElementType::of<float>()); }, "negative dimension");
-  require_user_error([] { NDArray::from_vector<float>({2, 2}, {1, 2, 3}); }, "3 values given for shape [2, 2]");
-  require_user_error([] { NDArray::random_uniform({2}, ElementType::of<float>(), 0, 1.0, -1.0); }, "must not exceed");
-  require_user_error([] { NDArray().data_as<float>(); }, "undefined NDArray");
-  require_user_error([&] { f.get_double(6); }, "index 6 out of range");
+  test::require_user_error([&] { f.data_as<int32_t>(); }, "NDArray of float32 accessed as int32");
+  test::require_user_error([&] { max_abs_diff(f, NDArray::zeros({3, 2}, kF32)); }, "expected an array of float32[2, 3]");
+  test::require_user_error([&] { max_abs_diff(f, NDArray::zeros({2, 3}, kI8)); }, "but got int8[2, 3]");
+  test::require_user_error([] { NDArray::empty({2, -1}, ElementType::of<float>()); }, "negative dimension");
+  test::require_user_error([] { NDArray::from_vector<float>({2, 2}, {1, 2, 3}); }, "3 values given for shape [2, 2]");
+  test::require_user_error([] { NDArray::random_uniform({2}, ElementType::of<float>(), 0, 1.0, -1.0); }, "must not exceed");
+  test::require_user_error([] { NDArray().data_as<float>(); }, "undefined NDArray");
+  test::require_user_error([&] { f.get_double(6); }, "index 6 out of range");
 }
