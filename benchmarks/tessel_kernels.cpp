@@ -1,7 +1,8 @@
-// Tessel's side of each benchmark (benchmarks/tessel_kernels.h): the operator built from ops/ with
-// its default CPU schedule, compiled by the llvm_cpu back end. Inputs are converted into the
-// schedule's layout before timing, by compiled layout-transform ops; `run` calls the operator's
-// kernel only; `read_output` converts the result back to the canonical layout.
+// Tessel's side of each benchmark (benchmarks/tessel_kernels.h): the operator instance of
+// ops/workload_ops (the same tensor expression `tessel lower` and the tuner see) with its default
+// CPU schedule, compiled by the llvm_cpu back end. Inputs are converted into the instance's layouts
+// before timing, by compiled layout-transform ops; `run` calls the operator's kernel only;
+// `read_output` converts the result back to the canonical layout.
 //
 // GEMM takes plain row-major A and B, like OpenBLAS: the B-panel packing is a stage of the timed
 // kernel. For the convolutions, both sides are timed on pre-converted blocked layouts (oneDNN
@@ -12,15 +13,15 @@
 #include <memory>
 
 #include "ops/build.h"
-#include "ops/conv2d_nchwc.h"
-#include "ops/depthwise_conv2d.h"
-#include "ops/gemm.h"
 #include "ops/layout_transform.h"
+#include "ops/workload_ops.h"
 #include "runtime/thread_pool.h"
 
 namespace tessel {
 
 namespace {
+
+using Reader = std::function<void(const NDArray& result, float* out)>;
 
 NDArray copy_in(const float* data, std::vector<int64_t> shape) {
   NDArray a = NDArray::empty(std::move(shape), DataType::float32());
@@ -29,89 +30,78 @@ NDArray copy_in(const float* data, std::vector<int64_t> shape) {
 }
 
 // `transform` of a placeholder `source`, compiled and applied to `input`.
-NDArray convert(const Tensor& transform, const Tensor& source, const NDArray& input) {
+NDArray convert(const Tensor& transform, const Tensor& source, NDArray input) {
   auto kernel = ops::build_default(transform, {source}, transform.name());
   NDArray out = NDArray::empty(transform.shape(), transform.dtype());
-  ops::call_checked(*kernel, {input, out});
+  kernel->run({&input, &out});
   return out;
 }
 
-// A kernel bound to its argument arrays: run() makes the call, nothing else.
-PreparedKernel bind(std::shared_ptr<CompiledFunction> kernel, std::vector<NDArray> args,
-                    std::function<void(const NDArray& result, float* out)> read) {
-  auto pointers = std::make_shared<std::vector<void*>>();
-  for (NDArray& a : args) pointers->push_back(a.data());
-  NDArray result = args.back();
-  auto arrays = std::make_shared<std::vector<NDArray>>(std::move(args));
-  return PreparedKernel{"tessel",
-                        [kernel, pointers, arrays] { kernel->call(pointers->data()); },
-                        [result, read](float* out) { read(result, out); }};
+// Canonical NCHW data, in the NCHWc layout of `blocked` ([N, C/b, H, W, b]).
+NDArray block_data(const Tensor& blocked, const float* x, const std::vector<int64_t>& nchw) {
+  Tensor plain = placeholder(nchw, DataType::float32(), "x");
+  return convert(ops::nchw_to_nchwc(plain, blocked.shape()[4]), plain, copy_in(x, nchw));
+}
+
+// Canonical OIHW weights, in the OIHWio layout of `blocked` ([O/ob, I/ib, KH, KW, ib, ob]).
+NDArray block_kernel(const Tensor& blocked, const float* w, const std::vector<int64_t>& oihw) {
+  Tensor plain = placeholder(oihw, DataType::float32(), "w");
+  return convert(ops::oihw_to_oihwio(plain, blocked.shape()[4], blocked.shape()[5]), plain, copy_in(w, oihw));
 }
 
 void copy_out(const NDArray& result, float* out) { std::memcpy(out, result.data(), result.nbytes()); }
 
 // read_output for blocked NCHWc results: a compiled NCHWc -> NCHW transform.
-std::function<void(const NDArray&, float*)> unblocking_reader(const std::vector<int64_t>& blocked_shape) {
+Reader unblocking_reader(const std::vector<int64_t>& blocked_shape) {
   Tensor blocked = placeholder(blocked_shape, DataType::float32(), "out_nchwc");
   Tensor plain = ops::nchwc_to_nchw(blocked, "out_nchw");
   std::shared_ptr<CompiledFunction> kernel = ops::build_default(plain, {blocked}, "unblock_output");
   return [kernel, plain](const NDArray& result, float* out) {
+    NDArray in = result;
     NDArray canonical = NDArray::empty(plain.shape(), DataType::float32());
-    ops::call_checked(*kernel, {result, canonical});
+    kernel->run({&in, &canonical});
     copy_out(canonical, out);
   };
 }
 
-// The canonical inputs of a convolution as placeholders, their blocked layouts, and placeholders
-// of the blocked layouts for the operator itself to read.
-struct BlockedInputs {
-  Tensor x, w, x_blocked, w_blocked, data, kernel;
-  BlockedInputs(std::vector<int64_t> x_shape, std::vector<int64_t> w_shape, int64_t x_block, int64_t w_i_block,
-                int64_t w_o_block)
-      : x(placeholder(std::move(x_shape), DataType::float32(), "x")),
-        w(placeholder(std::move(w_shape), DataType::float32(), "w")),
-        x_blocked(ops::nchw_to_nchwc(x, x_block)),
-        w_blocked(ops::oihw_to_oihwio(w, w_i_block, w_o_block)),
-        data(placeholder(x_blocked.shape(), DataType::float32(), "data")),
-        kernel(placeholder(w_blocked.shape(), DataType::float32(), "kernel")) {}
-};
+// `op` compiled with its default schedule and bound to `inputs` (in op's layouts) and a fresh
+// output: run() makes the call, nothing else.
+PreparedKernel prepare(const ops::OpInstance& op, std::vector<NDArray> inputs, Reader read) {
+  std::shared_ptr<CompiledFunction> kernel = ops::build_default(op.output, op.inputs, op.output.name());
+  inputs.push_back(NDArray::empty(op.output.shape(), DataType::float32()));
+  auto pointers = std::make_shared<std::vector<void*>>();
+  for (NDArray& a : inputs) pointers->push_back(a.data());
+  NDArray result = inputs.back();
+  auto arrays = std::make_shared<std::vector<NDArray>>(std::move(inputs));
+  return PreparedKernel{"tessel",
+                        [kernel, pointers, arrays] { kernel->call(pointers->data()); },
+                        [result, read](float* out) { read(result, out); }};
+}
 
-// `conv` of in.data and in.kernel, with x and w converted into its layouts ahead of time.
-PreparedKernel prepare_blocked_conv(const BlockedInputs& in, const Tensor& conv, const float* x, const float* w) {
-  NDArray xb = convert(in.x_blocked, in.x, copy_in(x, in.x.shape()));
-  NDArray wb = convert(in.w_blocked, in.w, copy_in(w, in.w.shape()));
-  std::shared_ptr<CompiledFunction> compiled = ops::build_default(conv, {in.data, in.kernel}, conv.name());
-  NDArray y = NDArray::empty(conv.shape(), DataType::float32());
-  return bind(compiled, {xb, wb, y}, unblocking_reader(conv.shape()));
+// A convolution instance with canonical data and weights converted into its blocked layouts.
+PreparedKernel prepare_blocked(const ops::OpInstance& op, const float* x, const std::vector<int64_t>& nchw,
+                               const float* w, const std::vector<int64_t>& oihw) {
+  return prepare(op, {block_data(op.inputs[0], x, nchw), block_kernel(op.inputs[1], w, oihw)},
+                 unblocking_reader(op.output.shape()));
 }
 
 }  // namespace
 
 PreparedKernel prepare_tessel_gemm(const GemmShape& s, const float* a, const float* b, int threads) {
   set_num_threads(threads);
-  Tensor ta = placeholder({s.m, s.k}, DataType::float32(), "A");
-  Tensor tb = placeholder({s.k, s.n}, DataType::float32(), "B");
-  Tensor tc = ops::gemm(ta, tb);
-  std::shared_ptr<CompiledFunction> kernel = ops::build_default(tc, {ta, tb}, "gemm");
-  NDArray c = NDArray::empty({s.m, s.n}, DataType::float32());
-  return bind(kernel, {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n}), c}, copy_out);
+  return prepare(ops::gemm_instance(s), {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n})}, copy_out);
 }
 
 PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, const float* w_oihw, int threads) {
   set_num_threads(threads);
-  ops::Conv2dBlocks blocks = ops::choose_conv2d_blocks(s.c, s.oc, s.groups);
-  BlockedInputs in({s.n, s.c, s.h, s.w}, {s.oc, s.c / s.groups, s.kh, s.kw}, blocks.ib, blocks.ib, blocks.ob);
-  ops::Conv2dParams params{{s.stride, s.stride}, {s.pad, s.pad}, {s.dilation, s.dilation}, s.groups};
-  return prepare_blocked_conv(in, ops::conv2d_nchwc(in.data, in.kernel, params), x_nchw, w_oihw);
+  return prepare_blocked(ops::conv2d_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_oihw,
+                         {s.oc, s.c / s.groups, s.kh, s.kw});
 }
 
 PreparedKernel prepare_tessel_depthwise(const DepthwiseShape& s, const float* x_nchw, const float* w_c1kk,
                                         int threads) {
   set_num_threads(threads);
-  int64_t block = ops::choose_depthwise_block(s.c);
-  BlockedInputs in({s.n, s.c, s.h, s.w}, {s.c, 1, s.k, s.k}, block, 1, block);
-  ops::Conv2dParams params{{s.stride, s.stride}, {s.pad, s.pad}, {1, 1}, 1};
-  return prepare_blocked_conv(in, ops::depthwise_conv2d_nchwc(in.data, in.kernel, params), x_nchw, w_c1kk);
+  return prepare_blocked(ops::depthwise_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_c1kk, {s.c, 1, s.k, s.k});
 }
 
 }  // namespace tessel

@@ -1,9 +1,9 @@
 // From a tensor expression to a callable kernel: schedule (the op's default one unless given),
-// lower, compile with a registered back end; and a checked call on NDArrays.
+// lower, compile with a registered back end. CompiledFunction::run calls it on NDArrays, checked.
 //
 //   Tensor c = gemm(a, b);
 //   auto kernel = build_default(c, {a, b}, "gemm");
-//   call_checked(*kernel, {a_nd, b_nd, c_nd});
+//   kernel->run({&a_nd, &b_nd, &c_nd});
 #pragma once
 #include <memory>
 #include <string>
@@ -22,8 +22,5 @@ std::unique_ptr<CompiledFunction> build(const Schedule& schedule, const std::vec
 // build() with default_schedule(output); the arguments are `inputs` followed by `output`.
 std::unique_ptr<CompiledFunction> build_default(const Tensor& output, const std::vector<Tensor>& inputs,
                                                 const std::string& name, const std::string& backend = "llvm_cpu");
-
-// Calls `kernel` after checking each array against the shape and type of its argument.
-void call_checked(const CompiledFunction& kernel, const std::vector<NDArray>& args);
 
 }  // namespace tessel::ops

@@ -1,6 +1,8 @@
 // Blocked-layout conv2d and its CPU schedule (ops/conv2d_nchwc.h).
 #include "ops/conv2d_nchwc.h"
 
+#include <algorithm>
+
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/tiling.h"
@@ -56,14 +58,22 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
   if (groups <= 0 || in_channels % groups != 0 || out_channels % groups != 0)
     user_error("conv2d: ", groups, " groups must divide the ", in_channels, " input and ", out_channels,
                " output channels");
-  return {largest_divisor_at_most(in_channels / groups, 16), largest_divisor_at_most(out_channels / groups, 16)};
+  int64_t per_group = out_channels / groups;
+  return {largest_divisor_at_most(in_channels / groups, 16),
+          first_divisor(per_group, {32, 16}, largest_divisor_at_most(per_group, 16))};
+}
+
+int64_t conv2d_default_columns(const Tensor& output) {
+  constexpr int64_t kAccumulatorFloats = 14 * 16;
+  return pick_reg_n(output.shape()[3], kAccumulatorFloats / std::max<int64_t>(output.shape()[4], 16));
 }
 
 Schedule schedule_conv2d_nchwc_cpu(const Tensor& output, int64_t reg_n, bool pad_per_row) {
   Schedule s = create_schedule({output});
   Tensor acc = s.cache_write(output);
   // reduction axes: icc 0, icb 1, kh 2, kw 3 -> icc, kh, icb, kw with kw unrolled
-  WindowTile tile{reg_n > 0 ? reg_n : pick_reg_n(output.shape()[3], 14), {0, 2, 1, 3}, 3, pad_per_row};
+  WindowTile tile{reg_n > 0 ? reg_n : conv2d_default_columns(output), {0, 2, 1, 3}, 3,
+                  pad_per_row ? PadPlacement::PerRow : PadPlacement::Root};
   schedule_window_tiles(s, output, acc, tile);
   return s;
 }
@@ -78,7 +88,7 @@ std::unique_ptr<OpSchedule> make_conv2d_nchwc_schedule(const PluginParams& p) {
 }
 
 const std::vector<ParamSpec> kConv2dNchwcParams = {
-    {"reg_n", ParamType::Int, 0, "output columns per register tile (0: a divisor of OW up to 14)"},
+    {"reg_n", ParamType::Int, 0, "output columns per register tile (0: conv2d_default_columns)"},
     {"pad_per_row", ParamType::Bool, false, "pad the input rows of each output row just before it (else all first)"}};
 
 }  // namespace

@@ -70,24 +70,11 @@ Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Co
 
 int64_t choose_depthwise_block(int64_t channels) { return largest_divisor_at_most(channels, 16); }
 
-namespace {
-
-// A strided window reads each input element about once, so a whole-input pad pass would cost as
-// much as the op; with stride 1 each padded row is read KH times and padding it once is cheaper.
-bool strided(const Tensor& output) {
-  for (const Tensor& t : topological_order({output}))
-    if (t->tag == "pad") return t.shape()[2] >= 2 * output.shape()[2];
-  return false;
-}
-
-}  // namespace
-
 Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit, PadPlacement pad) {
-  bool pad_per_row = pad == PadPlacement::PerRow || (pad == PadPlacement::Auto && strided(output));
   Schedule s = create_schedule({output});
   Tensor acc = s.cache_write(output);
   int64_t limit = output.ndim() == 5 ? reg_n_limit : 16;
-  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], limit), {0, 1}, 1, pad_per_row});
+  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], limit), {0, 1}, 1, pad});
   return s;
 }
 
@@ -97,17 +84,19 @@ std::unique_ptr<OpSchedule> make_depthwise_schedule(const PluginParams& p) {
   int64_t limit = p.get_int("reg_n_limit");
   std::string where = p.get_string("pad");
   if (limit <= 0) user_error("schedule depthwise: reg_n_limit ", limit, " must be positive");
-  if (where != "auto" && where != "root" && where != "row")
-    user_error("schedule depthwise: pad '", where, "' is not one of auto, root, row");
-  PadPlacement pad = where == "root" ? PadPlacement::Root : where == "row" ? PadPlacement::PerRow : PadPlacement::Auto;
+  if (where != "inline" && where != "root" && where != "row")
+    user_error("schedule depthwise: pad '", where, "' is not one of inline, root, row");
+  PadPlacement pad = where == "root"  ? PadPlacement::Root
+                     : where == "row" ? PadPlacement::PerRow
+                                      : PadPlacement::Inline;
   return std::make_unique<FunctionSchedule>(
       [limit, pad](const Tensor& out) { return schedule_depthwise_conv2d_cpu(out, limit, pad); });
 }
 
 const std::vector<ParamSpec> kDepthwiseParams = {
     {"reg_n_limit", ParamType::Int, 14, "most output columns per register tile (blocked layout)"},
-    {"pad", ParamType::String, "auto", "where padding runs: root (whole input first), row (per output row), "
-                                       "auto (row when strided)"}};
+    {"pad", ParamType::String, "inline", "where padding runs: root (whole input first), row (per output row), "
+                                         "inline (bounds tests, partitioned out of interior tiles)"}};
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #pragma once
 #include "ir/schedule.h"
 #include "ops/conv2d_params.h"
+#include "ops/window_schedule.h"
 
 namespace tessel::ops {
 
@@ -19,10 +20,9 @@ Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Co
 int64_t choose_depthwise_block(int64_t channels);
 
 // Register tile of a divisor of OW up to `reg_n_limit` columns × the channel block (or columns
-// only, vectorized, in NCHW); the kernel window outside it. Padding of the whole input first
-// (Root), of the rows each output row reads just before it (PerRow), or Auto: per row when strided.
-enum class PadPlacement { Auto, Root, PerRow };
+// only, vectorized, in NCHW); the kernel window outside it. The padding placed as `pad` says
+// (ops/window_schedule.h); by default inlined, so no copy of the input is made.
 Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit = 14,
-                                       PadPlacement pad = PadPlacement::Auto);
+                                       PadPlacement pad = PadPlacement::Inline);
 
 }  // namespace tessel::ops

@@ -32,8 +32,10 @@ void schedule_window_tiles(Schedule& s, const Tensor& out, const Tensor& acc, co
   IterVar rows = c.fuse(c.axis(1), c.axis(2));  // channels × rows: enough parallel work at any depth
   c.parallel(rows);
   Tensor pad = pad_stage_of(s, acc);
-  if (pad.defined() && tile.pad_per_row) vectorized_pad(s, pad).compute_at(c, rows);
-  if (pad.defined() && !tile.pad_per_row) schedule_pad_root(s, acc);
+  if (pad.defined() && tile.pad == PadPlacement::PerRow)
+    vectorized_pad(s, pad).compute_at(c, rows);
+  else
+    schedule_pad(s, acc, tile.pad);
   if (blocked) {
     c.unroll(owi);
     c.vectorize(c.axis(4));
@@ -56,6 +58,13 @@ void schedule_window_tiles(Schedule& s, const Tensor& out, const Tensor& acc, co
   } else {
     cc.vectorize(cowi);
   }
+}
+
+void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where) {
+  TESSEL_CHECK(where != PadPlacement::PerRow, "schedule_pad cannot place a pad per row; use schedule_window_tiles");
+  if (where == PadPlacement::Root) return schedule_pad_root(s, consumer);
+  Tensor pad = pad_stage_of(s, consumer);
+  if (pad.defined()) s[pad].compute_inline();
 }
 
 void schedule_pad_root(Schedule& s, const Tensor& consumer) {

@@ -82,6 +82,9 @@ class CodeGen : public IRVisitor {
                                         const std::vector<llvm::Type*>& field_types);
   llvm::Function* make_parallel_task(llvm::Function* body, llvm::StructType* closure_type);
   void bind_var(const Var& var, llvm::Value* value, bool nonneg);
+  // Ends a binding's scope. A variable may be bound again later (loop partitioning repeats a
+  // loop), and a stale value left behind would look like a free variable to a parallel loop.
+  void unbind_var(const Var& var);
 
   // ---- functions --------------------------------------------------------------------------------
   llvm::Function* declare_entry(const LoweredFunc& func);

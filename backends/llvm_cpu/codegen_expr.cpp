@@ -161,6 +161,7 @@ llvm::Value* CodeGen::emit_libm_lanewise(const std::string& scalar_name, DataTyp
 void CodeGen::visit_node(const Let* op) {
   bind_var(op->var, emit(op->value), known_nonneg(op->value));
   value_ = emit(op->body);
+  unbind_var(op->var);
 }
 
 void CodeGen::visit_node(const TensorRead* op) {

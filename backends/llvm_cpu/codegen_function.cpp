@@ -155,7 +155,16 @@ void CodeGen::bind_var(const Var& var, llvm::Value* value, bool nonneg) {
   value->setName(var.name());
   auto* node = static_cast<const VarNode*>(var.get());
   state_.vars[node] = value;
-  if (nonneg) nonneg_vars_.insert(node);
+  if (nonneg)
+    nonneg_vars_.insert(node);
+  else
+    nonneg_vars_.erase(node);
+}
+
+void CodeGen::unbind_var(const Var& var) {
+  auto* node = static_cast<const VarNode*>(var.get());
+  state_.vars.erase(node);
+  nonneg_vars_.erase(node);
 }
 
 }  // namespace tessel::llvm_cpu

@@ -58,6 +58,7 @@ void CodeGen::emit_serial_for(const For* op) {
   if (op->kind == ForKind::Unrolled || op->kind == ForKind::Vectorized)
     latch->setMetadata(llvm::LLVMContext::MD_loop, loop_hint(context_, op->kind));
   builder_.SetInsertPoint(exit);
+  unbind_var(op->var);
 }
 
 void CodeGen::visit_node(const IfThenElse* op) {
@@ -86,6 +87,7 @@ void CodeGen::visit_node(const Seq* op) {
 void CodeGen::visit_node(const LetStmt* op) {
   bind_var(op->var, emit(op->value), known_nonneg(op->value));
   emit(op->body);
+  unbind_var(op->var);
 }
 
 void CodeGen::visit_node(const Provide* op) {

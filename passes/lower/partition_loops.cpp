@@ -1,101 +1,275 @@
-// Loop partitioning (see partition_loops.h). For a guard d < 0 with d = c*v + rest (c > 0), the
-// guard holds for every inner iteration whenever c*v + max(rest) < 0, i.e. for all
-// v < floor((-max(rest) - 1) / c) + 1: the loop is cut at the smallest such point over its guards.
+// Loop partitioning (see partition_loops.h). A guard conjunct d < 0, with d = c*v + rest linear in
+// the loop variable v, holds for every inner iteration on one side of a cut point: below it when
+// c > 0, from it on when c < 0. With constant cuts the loop becomes a prefix, a main part where
+// every such conjunct holds, and a suffix. A cut that depends on outer variables (the row of a
+// fused channel×row loop) instead unswitches the main part: `if (the guard holds over the whole
+// loop) fast copy else original`, so loop extents stay constant. The fast parts get the proven
+// conjuncts replaced by true and the clamps they make redundant removed (padding reads
+// min(max(i, 0), H - 1), which is i where 0 <= i < H).
 #include "passes/lower/partition_loops.h"
 
 #include <optional>
+#include <unordered_set>
 
 #include "ir/mutator.h"
 #include "ir/visitor.h"
 #include "passes/arith/const_bound.h"
-#include "passes/arith/int_arith.h"
 #include "passes/arith/linear_form.h"
+#include "passes/arith/simplify.h"
 
 namespace tessel {
 
 namespace {
 
 using arith::ConstBound;
+using arith::LinearForm;
 using arith::VarBounds;
+using VarSet = std::unordered_set<const VarNode*>;
 
-// Every guard in a loop body, with the ranges of the loops nested between the body and the guard.
+const VarNode* var_node(const Var& v) { return static_cast<const VarNode*>(v.get()); }
+
+// d with `cond` meaning d < 0, for `a < b` and `a <= b` over scalar integers.
+std::optional<LinearForm> as_negative_form(const Expr& cond) {
+  auto* lt = cond.as<LT>();
+  auto* le = cond.as<LE>();
+  if (!lt && !le) return std::nullopt;
+  const Expr& a = lt ? lt->a : le->a;
+  const Expr& b = lt ? lt->b : le->b;
+  if (!a.type().is_int() || a.type().lanes != 1) return std::nullopt;
+  LinearForm d = arith::to_linear(a);
+  d.add(arith::to_linear(b), -1);
+  if (le) d.constant -= 1;  // d <= 0  <=>  d - 1 < 0
+  return d;
+}
+
+// One conjunct of a guard (d < 0) with the ranges of the loops between the partitioned loop and it.
+struct Guard {
+  LinearForm d;
+  VarBounds inner;
+};
+
+// The conjuncts of every guard (if conditions and select conditions) in a loop body, every
+// variable the body binds, and those it binds more than once (a fact about one binding's range
+// would not hold for the other's).
 class GuardCollector : public IRVisitor {
  public:
-  std::vector<std::pair<Expr, VarBounds>> guards;
+  std::vector<Guard> guards;
+  VarSet bound, rebound;
 
  protected:
   void visit_node(const For* op) override {
+    bind(op->var);
     const int64_t *min = as_const_int(op->min), *extent = as_const_int(op->extent);
     if (!min || !extent) return;  // guards below it cannot be bounded; leave them alone
-    inner_[static_cast<const VarNode*>(op->var.get())] = {*min, *min + *extent - 1};
+    inner_[var_node(op->var)] = {*min, *min + *extent - 1};
     IRVisitor::visit_node(op);
-    inner_.erase(static_cast<const VarNode*>(op->var.get()));
+    inner_.erase(var_node(op->var));
+  }
+  void visit_node(const LetStmt* op) override {
+    bind(op->var);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Let* op) override {
+    bind(op->var);
+    IRVisitor::visit_node(op);
   }
   void visit_node(const IfThenElse* op) override {
-    guards.emplace_back(op->cond, inner_);
+    add(op->cond);
+    IRVisitor::visit_node(op);
+  }
+  void visit_node(const Select* op) override {
+    auto* b = op->cond.as<Broadcast>();
+    add(b ? b->value : op->cond);
     IRVisitor::visit_node(op);
   }
 
  private:
+  void bind(const Var& v) {
+    if (!bound.insert(var_node(v)).second) rebound.insert(var_node(v));
+  }
+  void add(const Expr& cond) {
+    if (auto* both = cond.as<And>()) return add(both->a), add(both->b);
+    if (auto d = as_negative_form(cond)) guards.push_back({*d, inner_});
+  }
   VarBounds inner_;
 };
 
-// The first value of `var` for which `cond` might fail for some inner iteration, if cond is a
-// guard this pass understands; every smaller value satisfies it.
-std::optional<int64_t> first_unproven(const Expr& cond, const VarNode* var, const VarBounds& inner) {
-  if (auto* both = cond.as<And>()) {
-    auto a = first_unproven(both->a, var, inner), b = first_unproven(both->b, var, inner);
-    if (a && b) return std::min(*a, *b);
-    return std::nullopt;
-  }
-  auto* lt = cond.as<LT>();
-  auto* le = cond.as<LE>();
-  const Expr& lhs = lt ? lt->a : le ? le->a : cond;
-  const Expr& rhs = lt ? lt->b : le ? le->b : cond;
-  if ((!lt && !le) || !lhs.type().is_int() || lhs.type().lanes != 1) return std::nullopt;
-  arith::LinearForm d = arith::to_linear(lhs);
-  d.add(arith::to_linear(rhs), -1);
-  if (le) d.constant -= 1;  // d <= 0  <=>  d - 1 < 0
-  int64_t coef = 0;
-  arith::LinearForm rest{d.type, {}, d.constant};
-  for (const arith::LinearTerm& t : d.terms) {
-    if (t.atom.get() == var)
-      coef = t.coef;
+// Whether `e` reads memory or uses a variable in `vars` (either makes it vary inside the loop).
+bool varies_with(const Expr& e, const VarSet& vars) {
+  struct Finder : IRVisitor {
+    const VarSet& vars;
+    bool found = false;
+    explicit Finder(const VarSet& v) : vars(v) {}
+    void visit_node(const VarNode* op) override { found |= vars.count(op) > 0; }
+    void visit_node(const Load* op) override { found = true; }
+    void visit_node(const TensorRead* op) override { found = true; }
+  } finder(vars);
+  finder.visit(e);
+  return finder.found;
+}
+
+// Where a guard starts (lower) or stops holding for every inner iteration: v >= at, or v < at.
+struct Cut {
+  bool lower;
+  Expr at;  // constant unless the guard has terms over outer variables
+  LinearForm fact;
+};
+
+// The cut of guard g on loop variable v, if g is linear in v. Terms over variables bound outside
+// the loop make the cut an expression; they are accepted only when `symbolic` is.
+std::optional<Cut> cut_of(const Guard& g, const Var& v, const GuardCollector& body, bool symbolic) {
+  int64_t c = 0;
+  LinearForm inner{g.d.type, {}, g.d.constant}, outer{g.d.type, {}, 0};
+  VarSet loop_var = {var_node(v)};
+  for (const arith::LinearTerm& t : g.d.terms) {
+    if (t.atom.get() == v.get())
+      c = t.coef;
+    else if (varies_with(t.atom, loop_var) || varies_with(t.atom, body.rebound))
+      return std::nullopt;  // not linear in v, or over a variable of two ranges
+    else if (varies_with(t.atom, body.bound))
+      inner.add_term(t.atom, t.coef);
     else
-      rest.add_term(t.atom, t.coef);
+      outer.add_term(t.atom, t.coef);
   }
-  if (coef <= 0) return std::nullopt;
-  ConstBound r = arith::const_bound(arith::from_linear(rest), inner);
-  if (!r.has_max() || r.max > (int64_t{1} << 40) || r.max < -(int64_t{1} << 40)) return std::nullopt;
-  return arith::floor_div(-r.max - 1, coef) + 1;
+  ConstBound r = arith::const_bound(arith::from_linear(inner), g.inner);
+  bool bounded = r.has_max() && r.max < (int64_t{1} << 40) && r.max > -(int64_t{1} << 40);
+  if (c == 0 || !bounded || (!outer.is_constant() && !symbolic)) return std::nullopt;
+  // The guard holds for every inner iteration when c*v + x < 0.
+  Expr x = cast(v.type(), arith::from_linear(outer) + make_int(r.max, g.d.type));
+  if (c > 0) return Cut{false, simplify((Expr(-1) - x) / make_int(c, v.type()) + 1), g.d};
+  return Cut{true, simplify(x / make_int(-c, v.type()) + 1), g.d};
+}
+
+// Rewrites inside the main part, where every fact (d < 0) holds: comparisons the facts imply
+// become true, and min/max whose order they imply become the operand they pick.
+class FactApplier : public IRMutator {
+ public:
+  explicit FactApplier(std::vector<LinearForm> facts) : facts_(std::move(facts)) {}
+
+ protected:
+  Expr mutate_node(const LT* op, const Expr& self) override { return decide(IRMutator::mutate_node(op, self)); }
+  Expr mutate_node(const LE* op, const Expr& self) override { return decide(IRMutator::mutate_node(op, self)); }
+  Expr mutate_node(const Min* op, const Expr& self) override {
+    return pick<Min>(IRMutator::mutate_node(op, self), true);
+  }
+  Expr mutate_node(const Max* op, const Expr& self) override {
+    return pick<Max>(IRMutator::mutate_node(op, self), false);
+  }
+
+ private:
+  // The operand of a min (smaller) or max whose order with the other the facts imply.
+  template <typename T>
+  Expr pick(const Expr& e, bool smaller) const {
+    auto* m = e.as<T>();
+    if (m && at_most(m->a, m->b)) return smaller ? m->a : m->b;
+    if (m && at_most(m->b, m->a)) return smaller ? m->b : m->a;
+    return e;
+  }
+  Expr decide(const Expr& e) const {
+    auto d = as_negative_form(e);
+    return d && implied(*d) ? make_int(1, DataType::boolean()) : e;
+  }
+  bool at_most(const Expr& a, const Expr& b) const {
+    if (!a.type().is_int() || a.type().lanes != 1 || a.type() != b.type()) return false;
+    LinearForm d = arith::to_linear(a);
+    d.add(arith::to_linear(b), -1);
+    d.constant -= 1;  // a <= b  <=>  a - b - 1 < 0
+    return implied(d);
+  }
+  // d <= f for a fact f < 0: the same terms and no larger a constant.
+  bool implied(const LinearForm& d) const {
+    for (const LinearForm& f : facts_) {
+      if (f.type != d.type) continue;
+      LinearForm diff = d;
+      diff.add(f, -1);
+      if (diff.is_constant() && diff.constant <= 0) return true;
+    }
+    return false;
+  }
+  std::vector<LinearForm> facts_;
+};
+
+// How a loop over [begin, end) is cut: the main part [lo, hi) and the facts that hold in it; and
+// the facts that hold over the whole loop when `switch_cond` (over outer variables) does.
+struct Partition {
+  int64_t lo, hi;
+  std::vector<LinearForm> facts;
+  Expr switch_cond;
+  std::vector<LinearForm> switched_facts;
+};
+
+// Adds a cut to `part`; a constant cut that would leave no main part is ignored.
+void add_cut(Partition& part, const Cut& cut, const Expr& begin, const Expr& end) {
+  if (const int64_t* at = as_const_int(cut.at)) {
+    int64_t lo = cut.lower ? std::max(part.lo, *at) : part.lo, hi = cut.lower ? part.hi : std::min(part.hi, *at);
+    if (lo >= hi) return;
+    part.lo = lo, part.hi = hi;
+    part.facts.push_back(cut.fact);
+    return;
+  }
+  Expr whole = cut.lower ? cut.at <= begin : end <= cut.at;
+  part.switch_cond = part.switch_cond.defined() ? (part.switch_cond && whole) : whole;
+  part.switched_facts.push_back(cut.fact);
 }
 
 class Partitioner : public IRMutator {
  protected:
   Stmt mutate_node(const For* op, const Stmt& self) override {
     const int64_t *min = as_const_int(op->min), *extent = as_const_int(op->extent);
-    bool partitionable = min && extent && (op->kind == ForKind::Serial || op->kind == ForKind::Parallel);
-    std::optional<int64_t> cut = partitionable ? cut_point(*op, *min, *min + *extent) : std::nullopt;
-    if (!cut) return IRMutator::mutate_node(op, self);
-    Stmt body = mutate(op->body);
-    Stmt main = make_for(op->var, op->min, make_int(*cut - *min), op->kind, body);
-    Stmt tail = make_for(op->var, make_int(*cut), make_int(*min + *extent - *cut), op->kind, body);
-    return make_seq({main, tail});
+    bool partitionable = min && extent && *extent > 0 && (op->kind == ForKind::Serial || op->kind == ForKind::Parallel);
+    if (!partitionable) return IRMutator::mutate_node(op, self);
+    Partition part = partition(*op, *min, *min + *extent);
+    if (part.facts.empty() && part.switched_facts.empty()) return IRMutator::mutate_node(op, self);
+    bool switching = part.switch_cond.defined();
+    switches_ += switching;
+    Stmt result = split(*op, part, *min, *min + *extent);
+    switches_ -= switching;
+    return result;
   }
 
  private:
-  // The smallest useful cut in (begin, end): a guard failing from `begin` on gains nothing.
-  static std::optional<int64_t> cut_point(const For& loop, int64_t begin, int64_t end) {
+  // Each branch doubles the code below it, so branches nest this deep at most.
+  static constexpr int kMaxNestedSwitches = 2;
+
+  // Cuts over outer variables are taken only on serial loops, where a branch per entry is cheap.
+  Partition partition(const For& loop, int64_t begin, int64_t end) const {
     GuardCollector collector;
     collector.visit(loop.body);
-    std::optional<int64_t> cut;
-    const auto* var = static_cast<const VarNode*>(loop.var.get());
-    for (const auto& [cond, inner] : collector.guards) {
-      auto first = first_unproven(cond, var, inner);
-      if (first && *first > begin && *first < end && (!cut || *first < *cut)) cut = first;
-    }
-    return cut;
+    Partition part{begin, end, {}, Expr(), {}};
+    Expr first = make_int(begin, loop.var.type()), last = make_int(end, loop.var.type());
+    bool symbolic = loop.kind == ForKind::Serial && switches_ < kMaxNestedSwitches;
+    for (const Guard& g : collector.guards)
+      if (auto cut = cut_of(g, loop.var, collector, symbolic)) add_cut(part, *cut, first, last);
+    return part;
   }
+
+  // The prefix, the main part (behind the switch, if any) and the suffix.
+  Stmt split(const For& loop, const Partition& part, int64_t begin, int64_t end) {
+    Stmt main_body = FactApplier(part.facts).mutate(loop.body);
+    Stmt body = begin < part.lo || part.hi < end ? mutate(loop.body) : Stmt();
+    std::vector<Stmt> pieces;
+    add_piece(pieces, loop, begin, part.lo, body);
+    add_piece(pieces, loop, part.lo, part.hi, mutate(main_body));
+    if (part.switch_cond.defined())
+      pieces.back() = make_if(simplify(part.switch_cond), switched(loop, part, main_body), pieces.back());
+    add_piece(pieces, loop, part.hi, end, body);
+    return pieces.size() == 1 ? pieces[0] : make_seq(pieces);
+  }
+
+  // The main part where the switch condition holds: every switched fact holds too.
+  Stmt switched(const For& loop, const Partition& part, const Stmt& main_body) {
+    Stmt body = mutate(FactApplier(part.switched_facts).mutate(main_body));
+    return make_for(loop.var, make_int(part.lo, loop.var.type()), make_int(part.hi - part.lo, loop.var.type()),
+                    loop.kind, body);
+  }
+
+  static void add_piece(std::vector<Stmt>& pieces, const For& loop, int64_t from, int64_t to, const Stmt& body) {
+    if (to <= from) return;
+    pieces.push_back(make_for(loop.var, make_int(from, loop.var.type()), make_int(to - from, loop.var.type()),
+                              loop.kind, body));
+  }
+
+  int switches_ = 0;  // branches around the loop being partitioned
 };
 
 }  // namespace

@@ -4,9 +4,12 @@
 // it. The simplifier then drops the guard from the main part, so the inner loops there become
 // guard-free and vectorizable; only the tail iterations pay for the check.
 //
-// It handles guards of the form `linear < linear` (or <=, and conjunctions of them) in which the
-// loop variable has a positive coefficient and every other variable belongs to a loop nested
-// inside; anything else is left as it is. Vectorized and unrolled loops are not partitioned.
+// It handles guards, in ifs and in selects (an inlined pad reads through one), whose conjuncts are
+// `linear < linear` or `<=` with the loop variable's coefficient of either sign: a guard that
+// holds from some iteration on (a left or top border) splits off a prefix, one that stops holding
+// (a ragged edge, a right or bottom border) a suffix. Other variables must belong to loops nested
+// inside, or, on serial loops, be bound outside: the guard then decides a branch around the main
+// part instead (see partition_loops.cpp). Vectorized and unrolled loops are not partitioned.
 #pragma once
 #include "ir/stmt.h"
 

@@ -23,6 +23,7 @@ struct WindowOperator {
   std::vector<std::vector<int>> reduce_orders;  // the first is the ops/ default
   int kernel_h_axis, kernel_w_axis;             // reduction-axis indices of the kernel window
   int64_t default_columns;                      // the ops/ default register-tile width
+  ops::PadPlacement pad;                        // where the ops/ default computes the padding
 };
 
 class WindowTemplate : public ScheduleTemplate {
@@ -55,7 +56,7 @@ class WindowTemplate : public ScheduleTemplate {
   Program instantiate(const Config& config) const override {
     Schedule s = create_schedule({op_.output});
     Tensor acc = s.cache_write(op_.output);
-    ops::schedule_pad_root(s, acc);
+    ops::schedule_pad(s, acc, op_.pad);
     int64_t rows = config.split("tile_oh")[1], columns = config.split("tile_ow")[1];
     IterVar at = schedule_output(s[op_.output], rows, columns);
     schedule_accumulator(s[acc], s[op_.output], at, rows, columns, config);
@@ -119,7 +120,8 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   // reduction axes: icc 0, icb 1, kh 2, kw 3
   std::vector<std::vector<int>> orders = {{0, 2, 1, 3}, {0, 2, 3, 1}, {0, 1, 2, 3}, {2, 0, 1, 3}, {2, 3, 0, 1}};
   return std::make_shared<WindowTemplate>(
-      WindowOperator{{data, kernel}, out, orders, 2, 3, ops::pick_reg_n(out.shape()[3], 14)});
+      WindowOperator{{data, kernel}, out, orders, 2, 3, ops::conv2d_default_columns(out),
+                     ops::PadPlacement::Root});
 }
 
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s) {
@@ -130,7 +132,8 @@ std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseS
   Tensor out = ops::depthwise_conv2d_nchwc(data, kernel, params);
   // reduction axes: ry 0, rx 1
   return std::make_shared<WindowTemplate>(
-      WindowOperator{{data, kernel}, out, {{0, 1}, {1, 0}}, 0, 1, ops::pick_reg_n(out.shape()[3], 14)});
+      WindowOperator{{data, kernel}, out, {{0, 1}, {1, 0}}, 0, 1, ops::pick_reg_n(out.shape()[3], 14),
+                     ops::PadPlacement::Inline});
 }
 
 }  // namespace tessel::search

@@ -6,7 +6,8 @@
 // [outer, tile rows], the output-column split [outer, tile columns], the order of the reduction
 // axes (among candidates that keep the channel block innermost-friendly), and whether the kernel
 // width and height loops are unrolled. Channels × outer rows run in parallel; the padding stage
-// runs at the root. The default configuration is the ops/ default schedule's.
+// runs where the ops/ default puts it (conv2d: at the root; depthwise: inline). The default
+// configuration is the ops/ default schedule's.
 #pragma once
 #include <memory>
 

@@ -74,3 +74,25 @@ TEST_CASE("a parallel loop with a non-zero minimum covers exactly its range", "[
     CHECK(arrays[0].data_as<int64_t>()[k] == (written ? k - 10 : -1000));
   }
 }
+
+TEST_CASE("a loop variable reused after its loop ends is not captured by a parallel loop", "[llvm_cpu][parallel]") {
+  // Loop partitioning repeats a loop with the same variable: here `j` runs serially under a branch,
+  // then again inside a parallel loop, whose outlined body must bind its own `j` rather than
+  // capture the value the earlier loop left behind (which does not dominate the capture).
+  ThreadCountGuard guard;
+  set_num_threads(2);
+  const int64_t rows = 6, cols = 5;
+  FuncArg out = vector_arg("out", DataType::int32(), rows * cols);
+  Var i("i"), j("j");
+  Stmt first_row = make_if(eq(load(out.buffer, make_int(0)), make_int(0)),
+                           loop(j, cols, make_store(out.buffer, j, Expr(j) + 100)));
+  Expr idx = Expr(i) * make_int(cols) + j;
+  Stmt other_rows = loop(i, rows - 1, loop(j, cols, make_store(out.buffer, idx + cols, Expr(i) * 10 + j)),
+                         ForKind::Parallel);
+  auto f = jit(LoweredFunc{"rebound", {out}, make_seq({first_row, other_rows})});
+  std::vector<NDArray> arrays = {NDArray::zeros({rows * cols}, DataType::int32())};
+  run(*f, arrays);
+  for (int64_t c = 0; c < cols; ++c) CHECK(arrays[0].data_as<int32_t>()[c] == 100 + c);
+  for (int64_t r = 1; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) CHECK(arrays[0].data_as<int32_t>()[r * cols + c] == (r - 1) * 10 + c);
+}
