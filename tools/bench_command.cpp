@@ -98,31 +98,30 @@ void add_gemm(CLI::App* bench, char** argv) {
   });
 }
 
-void add_conv2d(CLI::App* bench, char** argv) {
-  auto args = std::make_shared<BenchArgs>();
-  auto* cmd = bench->add_subcommand("conv2d", "ResNet-18 conv2d layers against oneDNN");
-  auto* workload = cmd->add_option("--workload", args->workload, "C1..C12 or all");
-  cmd->add_option("--shape", args->shape, "N,C,H,W,OC,K,S,P")->excludes(workload);
-  add_common_options(cmd, args);
-  cmd->callback([cmd, args, argv] {
-    note_given_options(cmd, *args);
-    auto cases = named_or_custom<Conv2dShape>(*args, "bench conv2d needs --workload C1..C12|all or --shape N,C,H,W,OC,K,S,P",
-                                              find_conv2d_workloads, parse_conv2d_shape);
-    run_cases(cases, *args, argv, run_conv2d_case);
-  });
-}
+// The two convolution subcommands differ only in their names, shapes and baselines.
+template <typename Shape>
+struct WindowBench {
+  const char* name;
+  const char* description;
+  const char* workloads;  // e.g. "C1..C12"
+  const char* shape_form;  // e.g. "N,C,H,W,OC,K,S,P"
+  std::vector<Workload<Shape>> (*find)(const std::string&);
+  Shape (*parse)(const std::string&);
+  CaseResult (*run)(const Workload<Shape>&, const BenchOptions&);
+};
 
-void add_depthwise(CLI::App* bench, char** argv) {
+template <typename Shape>
+void add_window_bench(CLI::App* bench, char** argv, const WindowBench<Shape>& w) {
   auto args = std::make_shared<BenchArgs>();
-  auto* cmd = bench->add_subcommand("depthwise", "MobileNet depthwise conv2d layers against oneDNN");
-  auto* workload = cmd->add_option("--workload", args->workload, "D1..D9 or all");
-  cmd->add_option("--shape", args->shape, "N,C,H,W,K,S,P")->excludes(workload);
+  auto* cmd = bench->add_subcommand(w.name, w.description);
+  auto* workload = cmd->add_option("--workload", args->workload, std::string(w.workloads) + " or all");
+  cmd->add_option("--shape", args->shape, w.shape_form)->excludes(workload);
   add_common_options(cmd, args);
-  cmd->callback([cmd, args, argv] {
+  cmd->callback([cmd, args, argv, w] {
     note_given_options(cmd, *args);
-    auto cases = named_or_custom<DepthwiseShape>(*args, "bench depthwise needs --workload D1..D9|all or --shape N,C,H,W,K,S,P",
-                                                 find_depthwise_workloads, parse_depthwise_shape);
-    run_cases(cases, *args, argv, run_depthwise_case);
+    std::string usage = std::string("bench ") + w.name + " needs --workload " + w.workloads + "|all or --shape " +
+                        w.shape_form;
+    run_cases(named_or_custom<Shape>(*args, usage.c_str(), w.find, w.parse), *args, argv, w.run);
   });
 }
 
@@ -133,8 +132,12 @@ void add_bench_command(CLI::App& app, int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "Tessel against vendor baselines (OpenBLAS, oneDNN), in the same process");
   bench->require_subcommand(1);
   add_gemm(bench, argv);
-  add_conv2d(bench, argv);
-  add_depthwise(bench, argv);
+  add_window_bench<Conv2dShape>(bench, argv, {"conv2d", "ResNet-18 conv2d layers against oneDNN", "C1..C12",
+                                              "N,C,H,W,OC,K,S,P", find_conv2d_workloads, parse_conv2d_shape,
+                                              run_conv2d_case});
+  add_window_bench<DepthwiseShape>(bench, argv, {"depthwise", "MobileNet depthwise conv2d layers against oneDNN",
+                                                 "D1..D9", "N,C,H,W,K,S,P", find_depthwise_workloads,
+                                                 parse_depthwise_shape, run_depthwise_case});
 }
 
 }  // namespace tessel::tools
