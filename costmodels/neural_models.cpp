@@ -1,52 +1,16 @@
-// Registration of the libtorch cost models and the lazy loading of the library that holds them.
+// Registration of the libtorch cost models; their code is loaded on first use (support/torch_library.h).
 #include "costmodels/neural_models.h"
 
-#include <dlfcn.h>
-
-#include <filesystem>
-#include <mutex>
-
 #include "support/error.h"
+#include "support/torch_library.h"
 
 namespace tessel {
 
 namespace {
 
-// The factory libtessel_torch_models.so exports (costmodels/torch/entry.cpp).
+// The factory libtessel_torch.so exports (costmodels/torch/entry.cpp).
 using NeuralFactory = CostModel* (*)(const char* model, const NeuralModelOptions* options);
-constexpr const char* kLibraryName = "libtessel_torch_models.so";
 constexpr const char* kFactorySymbol = "tessel_create_neural_cost_model";
-
-// The library is looked for beside libtessel.so first (build tree and install tree alike), then on
-// the loader's search path.
-std::string library_path() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&library_path), &info) && info.dli_fname) {
-    std::filesystem::path beside = std::filesystem::path(info.dli_fname).parent_path() / kLibraryName;
-    if (std::filesystem::exists(beside)) return beside.string();
-  }
-  return kLibraryName;
-}
-
-NeuralFactory load_factory() {
-  static NeuralFactory factory = nullptr;
-  static std::string error;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string path = library_path();
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      error = dlerror();
-      return;
-    }
-    factory = reinterpret_cast<NeuralFactory>(dlsym(library, kFactorySymbol));
-    if (!factory) error = std::string("no symbol ") + kFactorySymbol + " in " + path;
-  });
-  if (!factory)
-    user_error("the libtorch cost models are unavailable: ", error,
-               "; build the tessel_torch_models target (it installs beside libtessel.so)");
-  return factory;
-}
 
 NeuralModelOptions options_from(const PluginParams& p) {
   NeuralModelOptions o;
@@ -83,7 +47,8 @@ void check_neural_options(const std::string& model, const NeuralModelOptions& o)
 std::unique_ptr<CostModel> create_neural_cost_model(const std::string& model, const NeuralModelOptions& options) {
   check_choice("(neural)", "name", model, {"mlp", "treegru"});
   check_neural_options(model, options);
-  return std::unique_ptr<CostModel>(load_factory()(model.c_str(), &options));
+  auto create = torch_library().function<NeuralFactory>(kFactorySymbol);
+  return std::unique_ptr<CostModel>(create(model.c_str(), &options));
 }
 
 TESSEL_REGISTER_PLUGIN(CostModel, mlp, "multi-layer perceptron over program features (libtorch)", neural_params(),

@@ -2,9 +2,9 @@
 // "treegru", a child-sum TreeGRU over the loop tree (costmodels/features.h). Both train with a
 // ranking loss (or mean squared error) on throughputs normalized by their maximum.
 //
-// Their code lives in libtessel_torch_models.so (costmodels/torch/), beside libtessel.so, because
-// libtorch costs every process that links it about a second at start-up; it is loaded the first
-// time one of these models is created. This file registers them, so they are listed and their
+// Their code lives in libtessel_torch.so (costmodels/torch/), beside libtessel.so, because libtorch
+// costs every process that links it about a second at start-up; it is loaded the first time one
+// of these models is created (support/torch_library.h). This file registers them, so they are listed and their
 // parameters checked without loading libtorch.
 #pragma once
 #include <memory>
@@ -25,7 +25,7 @@ struct NeuralModelOptions {
 // Throws UserError naming the valid values unless every option of `model` is in range.
 void check_neural_options(const std::string& model, const NeuralModelOptions& options);
 
-// Creates "mlp" or "treegru", loading libtessel_torch_models.so on first use; throws UserError
+// Creates "mlp" or "treegru", loading libtessel_torch.so on first use; throws UserError
 // if it cannot be loaded.
 std::unique_ptr<CostModel> create_neural_cost_model(const std::string& model, const NeuralModelOptions& options);
 

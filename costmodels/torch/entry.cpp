@@ -1,5 +1,5 @@
-// The one symbol libtessel looks up in libtessel_torch_models.so (costmodels/neural_models.cpp):
-// creates a libtorch cost model by name, the caller owning the result.
+// The symbol libtessel looks up in libtessel_torch.so to create a libtorch cost model by name
+// (costmodels/neural_models.cpp), the caller owning the result.
 #include <string>
 
 #include "costmodels/torch/neural_models_internal.h"
@@ -10,5 +10,5 @@ extern "C" tessel::CostModel* tessel_create_neural_cost_model(const char* model,
   std::string name = model;
   if (name == "mlp") return tessel::neural::make_mlp_model(*options).release();
   if (name == "treegru") return tessel::neural::make_treegru_model(*options).release();
-  tessel::user_error("libtessel_torch_models has no cost model '", name, "'; valid names: mlp, treegru");
+  tessel::user_error("libtessel_torch has no cost model '", name, "'; valid names: mlp, treegru");
 }

@@ -1,6 +1,6 @@
 // What the libtorch cost models share: a base class that fits a network from scratch on each fit()
 // (seeded, full-batch Adam) with a ranking or regression loss, and feature standardization.
-// Internal to libtessel_torch_models.so: only costmodels/torch/*.cpp include it, because the
+// Internal to libtessel_torch.so: only costmodels/torch/*.cpp include it, because the
 // libtorch headers it pulls in cost half a minute of compile time per file.
 #pragma once
 #include <torch/nn/module.h>
