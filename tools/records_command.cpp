@@ -33,11 +33,11 @@ void print_rows(const std::vector<search::TrialRecord>& records, bool json) {
     for (const auto& r : records) std::cout << r.to_json().dump() << "\n";
     return;
   }
-  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(12) << "strategy"
+  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(30) << "strategy"
             << std::setw(6) << "seed" << std::setw(7) << "trial" << std::setw(15) << "status" << std::setw(12)
             << "median_us" << "GFLOP/s\n";
   for (const auto& r : records)
-    std::cout << std::setw(24) << r.run.workload << std::setw(10) << r.run.space << std::setw(12) << r.run.strategy
+    std::cout << std::setw(24) << r.run.workload << std::setw(10) << r.run.space << std::setw(30) << r.run.strategy
               << std::setw(6) << r.run.seed << std::setw(7) << r.trial << std::setw(15)
               << search::status_name(r.result.status) << std::setw(12) << r.result.timing.median_us << r.gflops << "\n";
 }

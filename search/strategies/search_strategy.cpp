@@ -23,6 +23,16 @@ const Task& SearchStrategy::task() const {
   return *task_;
 }
 
+void SearchStrategy::set_cost_model(std::unique_ptr<CostModel> model) {
+  TESSEL_CHECK(uses_cost_model(), "set_cost_model on a strategy that uses no cost model");
+  cost_model_ = std::move(model);
+}
+
+void SearchStrategy::set_transfer_source(std::shared_ptr<const TransferSource> source) {
+  TESSEL_CHECK(uses_cost_model(), "set_transfer_source on a strategy that uses no cost model");
+  transfer_ = std::move(source);
+}
+
 uint64_t SearchStrategy::remaining() const { return space().size() - visited_.size(); }
 
 std::vector<uint64_t> SearchStrategy::next_batch(size_t n) {
