@@ -8,6 +8,7 @@ packages=(
   llvm-14-dev libzstd-dev zlib1g-dev libtinfo-dev libedit-dev libffi-dev libxml2-dev
   libdnnl-dev libopenblas-dev ocl-icd-opencl-dev opencl-headers
   catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev
+  python3-matplotlib
   libxgboost-dev libtorch-dev
 )
 

@@ -1,6 +1,8 @@
 // The tuning loop (search/tuner.h).
 #include "search/tuner.h"
 
+#include <memory>
+
 #include "search/progress.h"
 #include "support/error.h"
 
@@ -31,6 +33,7 @@ void Tuner::account(const TrialRecord& record, TuneReport& report) const {
   ++report.trials;
   if (!record.result.ok()) ++report.errors;
   else if (!report.best || record.result.timing.median_us < report.best_us()) report.best = record;
+  report.curve.push_back(report.best_gflops());
 }
 
 void Tuner::resume(TuneReport& report) {
@@ -42,17 +45,18 @@ void Tuner::resume(TuneReport& report) {
       user_error("records database '", db_->path(), "' holds configuration ", r.config_index, " of '", run_.workload,
                  "' but the space '", run_.space, "' has only ", task_.space().size(),
                  "; it was recorded with another version of the space: use another --db");
-    known.push_back(outcome_of(r));
-    if (same_run(r.run, run_)) account(r, report);
+    bool own = same_run(r.run, run_);
+    if (own || options_.learn_from_other_runs) known.push_back(outcome_of(r));
+    if (own) account(r, report);
   }
   strategy_.update(known);
 }
 
 std::vector<TrialRecord> Tuner::measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
-                                              const Measurer& measurer) const {
+                                              const MeasureSource& source) const {
   std::vector<Config> configs;
   for (uint64_t index : indices) configs.push_back(task_.space().get(index));
-  std::vector<MeasureResult> results = measurer.measure(configs);
+  std::vector<MeasureResult> results = source.measure(configs);
   std::vector<TrialRecord> records;
   for (size_t i = 0; i < configs.size(); ++i) {
     TrialRecord r;
@@ -67,18 +71,21 @@ std::vector<TrialRecord> Tuner::measure_batch(const std::vector<uint64_t>& indic
   return records;
 }
 
-TuneReport Tuner::run(const Baseline& baseline) {
+TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
+                      const std::function<void(const TuneReport&)>& on_batch) {
   TuneReport report;
   report.baseline = baseline;
   resume(report);
-  Measurer measurer(task_, options_.measure);
+  std::unique_ptr<Measurer> hardware;
+  if (!source) source = (hardware = std::make_unique<Measurer>(task_, options_.measure)).get();
   ProgressBar bar(options_.progress);
   bar.show(progress_of(report, options_.trials));
+  if (on_batch) on_batch(report);
   while (report.trials < options_.trials) {
     size_t n = static_cast<size_t>(std::min<int64_t>(options_.batch, options_.trials - report.trials));
     std::vector<uint64_t> indices = strategy_.next_batch(n);
     if (indices.empty()) break;  // the whole space has been measured
-    std::vector<TrialRecord> records = measure_batch(indices, report.trials + 1, measurer);
+    std::vector<TrialRecord> records = measure_batch(indices, report.trials + 1, *source);
     if (db_) db_->append(records);
     std::vector<TrialOutcome> outcomes;
     for (const TrialRecord& r : records) {
@@ -88,6 +95,7 @@ TuneReport Tuner::run(const Baseline& baseline) {
     report.measured += static_cast<int64_t>(records.size());
     strategy_.update(outcomes);
     bar.show(progress_of(report, options_.trials));
+    if (on_batch) on_batch(report);
   }
   bar.finish();
   return report;

@@ -4,13 +4,20 @@
 // A run is identified by (workload, space, strategy, seed). On start the tuner loads the task's
 // earlier records from the database: the strategy learns every configuration already measured for
 // the task (by any run), so none is measured twice, and the run's own earlier trials count toward
-// `trials`, so re-running a killed command resumes where it stopped.
+// `trials`, so re-running a killed command resumes where it stopped. An experiment compares runs
+// that must not see each other, so it turns `learn_from_other_runs` off: each run then learns only
+// its own earlier trials.
+//
+// Measurements come from a MeasureSource (measure/measure_source.h): by default a hardware
+// Measurer made from TuneOptions::measure, or any source given to run(), e.g. a replay of a
+// recorded set (replay/replay_measurer.h).
 //
 //   Task task = Task::create("gemm:256", "template");
 //   auto strategy = Registry<SearchStrategy>::instance().create("random");
 //   Tuner tuner(task, *strategy, RunKey{"gemm:256", "template", "random", 0}, &db, TuneOptions{});
 //   TuneReport report = tuner.run();
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -26,6 +33,7 @@ struct TuneOptions {
   size_t batch = 8;
   MeasureOptions measure;
   bool progress = true;  // the progress line (only ever drawn on a terminal)
+  bool learn_from_other_runs = true;  // on resume, also tell the strategy other runs' trials
 };
 
 // The vendor library's time for the same workload, measured in the same process before tuning.
@@ -40,6 +48,7 @@ struct TuneReport {
   int64_t errors = 0;    // trials of the run that were not Ok
   std::optional<TrialRecord> best;  // the run's fastest Ok trial
   Baseline baseline;
+  std::vector<double> curve;  // best-so-far GFLOP/s after each trial of the run (0 until one is Ok)
 
   double best_us() const { return best ? best->result.timing.median_us : 0; }
   double best_gflops() const { return best ? best->gflops : 0; }
@@ -50,13 +59,16 @@ class Tuner {
  public:
   // `db` may be null (nothing is recorded or resumed). Throws UserError for bad options.
   Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* db, TuneOptions options);
-  TuneReport run(const Baseline& baseline = {});
+  // `source` null: measure on this machine with options.measure. `on_batch`, when set, sees the
+  // report after the resumed trials and after every batch (for progress output).
+  TuneReport run(const Baseline& baseline = {}, const MeasureSource* source = nullptr,
+                 const std::function<void(const TuneReport&)>& on_batch = {});
 
  private:
   void resume(TuneReport& report);
   void account(const TrialRecord& record, TuneReport& report) const;
   std::vector<TrialRecord> measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
-                                         const Measurer& measurer) const;
+                                         const MeasureSource& source) const;
 
   const Task& task_;
   SearchStrategy& strategy_;

@@ -7,12 +7,15 @@
 //
 //   Measurer measurer(task, MeasureOptions{});
 //   std::vector<MeasureResult> results = measurer.measure({task.space().get(3), task.space().get(9)});
+//
+// It is the "hardware" measure source of measure_source.h.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "runtime/ndarray.h"
 #include "search/measure/measure_result.h"
+#include "search/measure/measure_source.h"
 #include "search/measure/sandbox.h"
 #include "search/task.h"
 
@@ -32,12 +35,13 @@ struct MeasureOptions {
 // of inputs in [-1, 1], summed in another order.
 double result_tolerance(int64_t reduction_size);
 
-class Measurer {
+class Measurer : public MeasureSource {
  public:
   // Builds the inputs and the reference; throws UserError for bad options.
   Measurer(const Task& task, MeasureOptions options);
 
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const;
+  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override;
+  std::string name() const override { return "hardware"; }
 
   const NDArray& reference() const { return reference_; }
   const std::vector<NDArray>& inputs() const { return inputs_; }

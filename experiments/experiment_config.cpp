@@ -1,0 +1,347 @@
+// Loading, validating and expanding experiment configs (experiments/experiment_config.h).
+#include "experiments/experiment_config.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "backends/backend.h"
+#include "costmodels/cost_model.h"
+#include "search/replay/recorded_set.h"
+#include "search/spaces/schedule_template.h"
+#include "search/strategy_factory.h"
+#include "search/task.h"
+#include "search/workload_spec.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::experiments {
+
+namespace {
+
+// The keys any of which may be a list (a grid axis), and the others.
+const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model", "trials",
+                                            "backend",   "measure", "batch",    "transfer_from"};
+const std::vector<std::string> kScalarKeys = {"name", "description", "seeds", "repeats", "threads", "timeout"};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Carries the file name so every message can say where.
+struct Reader {
+  std::string path;
+
+  template <typename... Parts>
+  [[noreturn]] void fail(const YAML::Node& node, const Parts&... parts) const {
+    YAML::Mark m = node.Mark();
+    if (m.is_null()) user_error(path, ": ", parts...);
+    user_error(path, ":", m.line + 1, ":", m.column + 1, ": ", parts...);
+  }
+
+  std::string string(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, what, " must be a string");
+    return node.Scalar();
+  }
+
+  int64_t integer(const YAML::Node& node, const std::string& what, int64_t min) const {
+    int64_t value = 0;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int64_t>::decode(node, value))
+      fail(node, what, " must be an integer, got '", node.IsScalar() ? node.Scalar() : "a list or mapping", "'");
+    if (value < min) fail(node, what, " must be >= ", min, ", got ", value);
+    return value;
+  }
+
+  double number(const YAML::Node& node, const std::string& what) const {
+    double value = 0;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<double>::decode(node, value) || !(value > 0))
+      fail(node, what, " must be a number > 0");
+    return value;
+  }
+};
+
+// A YAML scalar as the JSON value a plugin parameter expects: quoted scalars stay strings, plain
+// ones become integers, numbers or booleans when they read as such.
+nlohmann::json scalar_json(const YAML::Node& node) {
+  if (node.Tag() != "!") {
+    int64_t i;
+    double d;
+    bool b;
+    if (YAML::convert<int64_t>::decode(node, i)) return i;
+    if (YAML::convert<double>::decode(node, d)) return d;
+    if (YAML::convert<bool>::decode(node, b)) return b;
+  }
+  return node.Scalar();
+}
+
+// The alternatives of a grid key: the elements of a list, or the value itself.
+std::vector<YAML::Node> alternatives(const Reader& r, const YAML::Node& node, const std::string& key) {
+  if (!node.IsSequence()) return {node};
+  if (node.size() == 0) r.fail(node, "'", key, "' is an empty list; give at least one value");
+  std::vector<YAML::Node> out(node.begin(), node.end());
+  return out;
+}
+
+template <typename Interface>
+PluginChoice plugin(const Reader& r, const YAML::Node& node, const std::string& key) {
+  PluginChoice choice;
+  YAML::Node params;
+  if (node.IsScalar()) {
+    choice.name = node.Scalar();
+  } else if (node.IsMap()) {
+    for (const auto& kv : node) {
+      std::string k = r.string(kv.first, "a key");
+      if (k != "name" && k != "params")
+        r.fail(kv.first, "unknown key '", k, "' in ", key, "; valid keys: name, params");
+    }
+    if (!node["name"]) r.fail(node, key, " needs a name: {name: ..., params: {...}}");
+    choice.name = r.string(node["name"], key + " name");
+    params = node["params"];
+  } else {
+    r.fail(node, key, " must be a plugin name or {name: ..., params: {...}}");
+  }
+  if (params && !params.IsNull()) {
+    if (!params.IsMap()) r.fail(params, "params of ", key, " must be a mapping of name to value");
+    for (const auto& kv : params) {
+      if (!kv.second.IsScalar()) r.fail(kv.second, "parameter '", kv.first.Scalar(), "' must be a single value");
+      choice.params[r.string(kv.first, "a parameter name")] = scalar_json(kv.second);
+    }
+  }
+  try {
+    PluginParams(Registry<Interface>::instance().info(choice.name), choice.params);
+  } catch (const UserError& e) {
+    r.fail(node, e.what());
+  }
+  return choice;
+}
+
+// A value of each grid key, with the node it came from (for messages).
+struct Point {
+  std::map<std::string, YAML::Node> nodes;
+};
+
+class Loader {
+ public:
+  Loader(std::string path, YAML::Node root) : r_{std::move(path)}, root_(std::move(root)) {}
+
+  ExperimentConfig load() {
+    if (!root_.IsMap()) r_.fail(root_, "an experiment config must be a mapping of keys (name, workloads, ...)");
+    check_keys();
+    ExperimentConfig config;
+    config.path = r_.path;
+    read_scalars(config);
+    std::vector<Point> points = {Point{}};
+    for (const std::string& key : kGridKeys) points = expand(points, key);
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const Point& p : points) {
+      Configuration c = configuration(p);
+      if (seen.insert({c.workload, c.label}).second) config.configurations.push_back(std::move(c));
+    }
+    return config;
+  }
+
+ private:
+  void check_keys() const {
+    std::vector<std::string> valid = kGridKeys;
+    valid.insert(valid.end(), kScalarKeys.begin(), kScalarKeys.end());
+    for (const auto& kv : root_) {
+      std::string key = r_.string(kv.first, "a key");
+      if (std::find(valid.begin(), valid.end(), key) == valid.end())
+        r_.fail(kv.first, "unknown key '", key, "'; valid keys: ", join(valid));
+    }
+    if (!root_["name"]) r_.fail(root_, "the config has no 'name'");
+    if (!root_["workloads"]) r_.fail(root_, "the config has no 'workloads'");
+  }
+
+  void read_scalars(ExperimentConfig& config) const {
+    config.name = r_.string(root_["name"], "name");
+    if (config.name.empty() || config.name.find_first_of("/\\ ") != std::string::npos)
+      r_.fail(root_["name"], "name must be a non-empty word without '/' or spaces");
+    if (root_["description"]) config.description = r_.string(root_["description"], "description");
+    if (YAML::Node seeds = root_["seeds"]) {
+      config.seeds.clear();
+      for (const YAML::Node& s : alternatives(r_, seeds, "seeds")) {
+        int64_t seed = r_.integer(s, "a seed", 0);
+        if (std::find(config.seeds.begin(), config.seeds.end(), seed) != config.seeds.end())
+          r_.fail(s, "seed ", seed, " is listed twice");
+        config.seeds.push_back(seed);
+      }
+    }
+    if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", 1));
+    if (root_["threads"]) config.measure.threads = static_cast<int>(r_.integer(root_["threads"], "threads", 1));
+    if (root_["timeout"]) config.measure.timeout_s = r_.number(root_["timeout"], "timeout");
+  }
+
+  std::vector<Point> expand(const std::vector<Point>& points, const std::string& key) {
+    YAML::Node node = root_[key];
+    if (!node) return points;
+    std::vector<YAML::Node> values = alternatives(r_, node, key);
+    if (values.size() > 1) varied_.insert(key);
+    std::vector<Point> out;
+    for (const Point& p : points)
+      for (const YAML::Node& v : values) {
+        Point q = p;
+        q.nodes[key] = v;
+        out.push_back(std::move(q));
+      }
+    return out;
+  }
+
+  Configuration configuration(const Point& p) const {
+    auto node = [&](const std::string& key) {
+      return p.nodes.count(key) ? p.nodes.at(key) : YAML::Node(YAML::NodeType::Undefined);  // absent: not defined
+    };
+    Configuration c;
+    YAML::Node w = node("workloads");
+    c.workload = r_.string(w, "a workload");
+    c.space.name = "template";
+    c.strategy.name = "random";
+    c.cost_model.name = "none";
+    c.backend.name = "llvm_cpu";
+    if (YAML::Node n = node("space")) c.space = plugin<search::ScheduleSpace>(r_, n, "space");
+    if (YAML::Node n = node("strategy")) c.strategy = plugin<search::SearchStrategy>(r_, n, "strategy");
+    if (YAML::Node n = node("cost_model"); n && !(n.IsScalar() && n.Scalar() == "none"))
+      c.cost_model = plugin<CostModel>(r_, n, "cost_model");
+    if (YAML::Node n = node("backend")) c.backend = plugin<Backend>(r_, n, "backend");
+    if (YAML::Node n = node("trials")) c.trials = r_.integer(n, "trials", 1);
+    if (YAML::Node n = node("batch")) c.batch = r_.integer(n, "batch", 1);
+    if (YAML::Node n = node("measure")) c.measure = r_.string(n, "measure");
+    if (YAML::Node n = node("transfer_from"); n && r_.string(n, "transfer_from") != "none")
+      c.transfer_from = n.Scalar();
+    check_workload(c, w);
+    check_strategy(c, node("strategy") ? node("strategy") : w);
+    check_measure(c, node("measure") ? node("measure") : w);
+    c.label = label(c);
+    return c;
+  }
+
+  void check_workload(const Configuration& c, const YAML::Node& at) const {
+    try {
+      search::Task::create(c.workload, c.space.name, c.space.params);
+    } catch (const UserError& e) {
+      r_.fail(at, e.what());
+    }
+  }
+
+  void check_strategy(Configuration& c, const YAML::Node& at) const {
+    search::StrategyChoice choice{c.strategy.name, c.strategy.params, c.cost_model.name, c.cost_model.params, 0,
+                                  c.transfer_from};
+    try {
+      search::create_strategy(choice);
+      c.cost_model_used = search::effective_cost_model(choice);
+    } catch (const UserError& e) {
+      r_.fail(at, e.what());
+    }
+  }
+
+  void check_measure(const Configuration& c, const YAML::Node& at) const {
+    if (c.measure == "hardware") return;
+    if (c.measure.rfind("replay:", 0) != 0)
+      r_.fail(at, "measure must be 'hardware' or 'replay:<recorded set>', got '", c.measure, "'");
+    try {
+      std::string path = search::resolve_recorded_set(c.measure.substr(7));
+      if (!sets_.count(path)) sets_.emplace(path, search::RecordedSet::load(path));
+      sets_.at(path).workload(c.workload, c.space.name);
+    } catch (const UserError& e) {
+      r_.fail(at, e.what());
+    }
+  }
+
+  std::string label(const Configuration& c) const {
+    std::string out = c.strategy.label();
+    if (c.cost_model_used != "none") out += "+" + c.cost_model.label();
+    auto add = [&](const std::string& key, const std::string& value) {
+      if (varied_.count(key)) out += " " + key + "=" + value;
+    };
+    add("space", c.space.label());
+    add("trials", std::to_string(c.trials));
+    add("backend", c.backend.label());
+    add("measure", c.measure);
+    add("batch", std::to_string(c.batch));
+    add("transfer_from", c.transfer_from.empty() ? "none" : c.transfer_from);
+    return out;
+  }
+
+  Reader r_;
+  YAML::Node root_;
+  std::set<std::string> varied_;
+  mutable std::map<std::string, search::RecordedSet> sets_;  // each set file loaded once
+};
+
+nlohmann::json yaml_json(const YAML::Node& node) {
+  if (node.IsMap()) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& kv : node) j[kv.first.Scalar()] = yaml_json(kv.second);
+    return j;
+  }
+  if (node.IsSequence()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const YAML::Node& e : node) j.push_back(yaml_json(e));
+    return j;
+  }
+  return node.IsScalar() ? scalar_json(node) : nlohmann::json();
+}
+
+}  // namespace
+
+std::string PluginChoice::label() const {
+  if (params.empty()) return name;
+  std::string out = name + "{";
+  bool first = true;
+  for (const auto& [k, v] : params.items()) {
+    out += (first ? "" : ",") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+    first = false;
+  }
+  return out + "}";
+}
+
+nlohmann::json PluginChoice::to_json() const { return {{"name", name}, {"params", params}}; }
+
+nlohmann::json Configuration::to_json() const {
+  nlohmann::json model = cost_model_used == "none" ? nlohmann::json("none") : cost_model.to_json();
+  return {{"label", label},
+          {"workload", workload},
+          {"space", space.to_json()},
+          {"strategy", strategy.to_json()},
+          {"cost_model", model},
+          {"backend", backend.to_json()},
+          {"trials", trials},
+          {"batch", batch},
+          {"measure", measure},
+          {"transfer_from", transfer_from.empty() ? "none" : transfer_from}};
+}
+
+ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    user_error(path, ":", e.mark.line + 1, ":", e.mark.column + 1, ": malformed YAML: ", e.msg);
+  }
+  ExperimentConfig config = Loader(path, root).load();
+  config.source = yaml_json(root);
+  return config;
+}
+
+ExperimentConfig ExperimentConfig::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) user_error("cannot read experiment config '", path, "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path);
+}
+
+std::vector<RunSpec> ExperimentConfig::runs() const {
+  std::vector<RunSpec> out;
+  for (size_t c = 0; c < configurations.size(); ++c)
+    for (int64_t seed : seeds) out.push_back({c, seed});
+  return out;
+}
+
+}  // namespace tessel::experiments

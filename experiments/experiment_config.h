@@ -1,0 +1,80 @@
+// An experiment config (YAML): what `tessel experiment run` tunes. Every key but name, description
+// and seeds may be a list; the runner expands the lists into their cartesian product (the grid of
+// configurations) and runs each configuration once per seed. Keys (docs/experiments.md):
+//
+//   name: smoke                       # required; names the outputs
+//   workloads: [gemm:256, C6]         # required; ../shared/WORKLOADS.md names or shapes
+//   space: template                   # schedule space plugin            (default template)
+//   strategy: [random, model_based]   # search strategy plugin           (default random)
+//   cost_model: xgboost               # cost model plugin or none        (default none)
+//   trials: 32                        # trials per run                   (default 64)
+//   seeds: [0, 1]                     # one run per seed                 (default [0])
+//   backend: llvm_cpu                 # code generator plugin            (default llvm_cpu)
+//   measure: hardware                 # or replay:<recorded set>         (default hardware)
+//   batch: 8                          # configurations measured per batch (default 8)
+//   transfer_from: none               # records db for transfer learning  (default none)
+//   repeats: 5, threads: 2, timeout: 10   # hardware measurement options (not grid keys)
+//
+// A plugin is a name or {name: ..., params: {...}}. Everything is checked on load, before any
+// work: unknown keys, unknown plugins or parameters (with the valid names), wrong types and
+// malformed YAML all throw UserError starting with "file:line:column:".
+//
+//   ExperimentConfig config = ExperimentConfig::load("experiments/smoke.yaml");
+//   for (const RunSpec& run : config.runs()) ...
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessel::experiments {
+
+struct PluginChoice {
+  std::string name;
+  nlohmann::json params = nlohmann::json::object();
+  std::string label() const;  // "genetic" or "genetic{pop_size=16}"
+  nlohmann::json to_json() const;
+};
+
+// One point of the grid: everything but the seed.
+struct Configuration {
+  std::string workload;
+  PluginChoice space, strategy, cost_model, backend;
+  int64_t trials = 64, batch = 8;
+  std::string measure = "hardware";  // "hardware" | "replay:<set>"
+  std::string transfer_from;         // empty: none
+  std::string cost_model_used;       // cost_model.name, or "none" when the strategy takes no model
+  // Names the configuration among those of its workload: strategy, the model it uses, and every
+  // other grid key the config varies, e.g. "model_based+xgboost" or "random trials=64".
+  std::string label;
+  nlohmann::json to_json() const;
+};
+
+struct RunSpec {
+  size_t configuration = 0;  // index into ExperimentConfig::configurations
+  int64_t seed = 0;
+};
+
+struct MeasureSettings {
+  int repeats = 5, threads = 2;
+  double timeout_s = 10;
+};
+
+struct ExperimentConfig {
+  std::string path, name, description;
+  nlohmann::json source;  // the config as read, for the manifest
+  std::vector<int64_t> seeds = {0};
+  std::vector<Configuration> configurations;
+  MeasureSettings measure;
+
+  // Parses and validates; throws UserError "path:line:column: what is wrong; what is valid".
+  static ExperimentConfig load(const std::string& path);
+  // The same from text (path names it in messages).
+  static ExperimentConfig parse(const std::string& text, const std::string& path);
+
+  // Configurations × seeds, configuration-major.
+  std::vector<RunSpec> runs() const;
+};
+
+}  // namespace tessel::experiments

@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""Plots an experiment's best-so-far curves (called by `tessel experiment run`).
+
+Usage: plot_curves.py RESULTS_DIR
+Reads RESULTS_DIR/curves.csv and summary.json and writes RESULTS_DIR/plots/<workload>.png and .svg:
+best-so-far GFLOP/s against trials, one line per configuration (the mean over seeds, with the
+range over seeds shaded), and the vendor baseline as a dashed line.
+"""
+import csv
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_curves(path):
+    """{workload: {configuration: {seed: [best-so-far per trial]}}}"""
+    curves = defaultdict(lambda: defaultdict(dict))
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            seeds = curves[row["workload"]][row["configuration"]]
+            seeds.setdefault(row["seed"], []).append(float(row["best_gflops"]))
+    return curves
+
+
+def mean_and_range(runs):
+    """Pointwise mean, min and max over seeds, as long as the shortest run."""
+    length = min(len(r) for r in runs)
+    columns = [[r[t] for r in runs] for t in range(length)]
+    return ([sum(c) / len(c) for c in columns], [min(c) for c in columns], [max(c) for c in columns])
+
+
+def baselines(summary):
+    out = {}
+    for entry in summary:
+        if entry.get("baseline"):
+            out[entry["workload"]] = entry["baseline"]
+    return out
+
+
+def plot_workload(workload, configurations, baseline, folder):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label, seeds in sorted(configurations.items()):
+        mean, low, high = mean_and_range(list(seeds.values()))
+        trials = range(1, len(mean) + 1)
+        line, = ax.plot(trials, mean, label=f"{label} ({len(seeds)} seeds)")
+        ax.fill_between(trials, low, high, color=line.get_color(), alpha=0.15)
+    if baseline:
+        ax.axhline(baseline["gflops"], color="black", linestyle="--", label=f"{baseline['name']} (baseline)")
+    ax.set_xlabel("trials")
+    ax.set_ylabel("best GFLOP/s so far")
+    ax.set_title(workload)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", workload)
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(folder, f"{name}.{ext}"))
+    plt.close(fig)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: plot_curves.py RESULTS_DIR")
+    results = sys.argv[1]
+    curves = read_curves(os.path.join(results, "curves.csv"))
+    with open(os.path.join(results, "summary.json")) as f:
+        base = baselines(json.load(f))
+    folder = os.path.join(results, "plots")
+    os.makedirs(folder, exist_ok=True)
+    for workload, configurations in curves.items():
+        plot_workload(workload, configurations, base.get(workload), folder)
+
+
+if __name__ == "__main__":
+    main()

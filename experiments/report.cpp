@@ -1,0 +1,143 @@
+// Curves and summaries of an experiment (experiments/report.h).
+#include "experiments/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "support/error.h"
+
+namespace tessel::experiments {
+
+namespace {
+
+struct Stats {
+  double mean = 0, stddev = 0, min = 0, max = 0;
+};
+
+// Mean, sample standard deviation (0 for one value), min and max.
+Stats stats_of(const std::vector<double>& v) {
+  Stats s;
+  if (v.empty()) return s;
+  s.min = *std::min_element(v.begin(), v.end());
+  s.max = *std::max_element(v.begin(), v.end());
+  for (double x : v) s.mean += x / static_cast<double>(v.size());
+  if (v.size() > 1) {
+    double sq = 0;
+    for (double x : v) sq += (x - s.mean) * (x - s.mean);
+    s.stddev = std::sqrt(sq / static_cast<double>(v.size() - 1));
+  }
+  return s;
+}
+
+// The best GFLOP/s any run of the experiment found, per workload.
+std::map<std::string, double> best_per_workload(const ExperimentConfig& config, const std::vector<RunResult>& runs) {
+  std::map<std::string, double> best;
+  for (const RunResult& r : runs) {
+    double& b = best[config.configurations[r.spec.configuration].workload];
+    b = std::max(b, r.best_gflops());
+  }
+  return best;
+}
+
+nlohmann::json stats_json(const Stats& s) {
+  return {{"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
+}
+
+nlohmann::json configuration_summary(const Configuration& c, const std::vector<const RunResult*>& runs,
+                                     double experiment_best, const WorkloadBaseline* baseline) {
+  std::vector<double> bests, to95, errors;
+  int64_t reached = 0;
+  for (const RunResult* r : runs) {
+    bests.push_back(r->best_gflops());
+    errors.push_back(static_cast<double>(r->errors));
+    int64_t t = trials_to_reach(r->curve, 0.95 * experiment_best);
+    reached += t > 0;
+    to95.push_back(static_cast<double>(t > 0 ? t : static_cast<int64_t>(r->curve.size())));
+  }
+  Stats best = stats_of(bests), t95 = stats_of(to95);
+  nlohmann::json baseline_json = nullptr;
+  if (baseline && baseline->baseline.median_us > 0)
+    baseline_json = {{"name", baseline->baseline.name}, {"median_us", baseline->baseline.median_us},
+                     {"gflops", baseline->gflops}, {"speedup_of_mean_best", best.mean / baseline->gflops}};
+  return {{"workload", c.workload},
+          {"label", c.label},
+          {"configuration", c.to_json()},
+          {"seeds", runs.size()},
+          {"mean_best_gflops", best.mean},
+          {"spread", best.stddev},
+          {"best_gflops", stats_json(best)},
+          {"baseline", baseline_json},
+          {"experiment_best_gflops", experiment_best},
+          {"trials_to_95pct", t95.mean},
+          {"trials_to_95pct_stats", stats_json(t95)},
+          {"reached_95pct", reached},
+          {"mean_errors", stats_of(errors).mean}};
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+}  // namespace
+
+int64_t trials_to_reach(const std::vector<double>& curve, double target) {
+  for (size_t i = 0; i < curve.size(); ++i)
+    if (curve[i] > 0 && curve[i] >= target) return static_cast<int64_t>(i + 1);
+  return 0;
+}
+
+nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunResult>& runs,
+                         const std::map<std::string, WorkloadBaseline>& baselines) {
+  std::map<std::string, double> best = best_per_workload(config, runs);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < config.configurations.size(); ++i) {
+    const Configuration& c = config.configurations[i];
+    std::vector<const RunResult*> mine;
+    for (const RunResult& r : runs)
+      if (r.spec.configuration == i) mine.push_back(&r);
+    if (mine.empty()) continue;
+    auto b = baselines.find(c.workload + "|" + c.measure);
+    out.push_back(configuration_summary(c, mine, best[c.workload], b == baselines.end() ? nullptr : &b->second));
+  }
+  return out;
+}
+
+void write_curves_csv(const std::string& path, const ExperimentConfig& config, const std::vector<RunResult>& runs) {
+  std::ofstream out(path);
+  if (!out) user_error("cannot write '", path, "'");
+  out << "run,workload,configuration,seed,trial,best_gflops\n";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Configuration& c = config.configurations[runs[i].spec.configuration];
+    for (size_t t = 0; t < runs[i].curve.size(); ++t)
+      out << i + 1 << "," << c.workload << ",\"" << c.label << "\"," << runs[i].spec.seed << "," << t + 1 << ","
+          << runs[i].curve[t] << "\n";
+  }
+}
+
+void write_summary_md(const std::string& path, const ExperimentConfig& config, const nlohmann::json& summary) {
+  std::ofstream out(path);
+  if (!out) user_error("cannot write '", path, "'");
+  out << "# Experiment " << config.name << "\n\n";
+  if (!config.description.empty()) out << config.description << "\n\n";
+  out << "Best GFLOP/s: mean ± sample standard deviation over " << config.seeds.size()
+      << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload "
+         "(runs that never got there count their whole budget; see reached).\n\n";
+  out << "| workload | configuration | best GFLOP/s | baseline | baseline GFLOP/s | speedup | trials to 95% | "
+         "reached | errors |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const nlohmann::json& s : summary) {
+    const nlohmann::json& b = s["baseline"];
+    out << "| " << s["workload"].get<std::string>() << " | " << s["label"].get<std::string>() << " | "
+        << fixed(s["mean_best_gflops"], 1) << " ± " << fixed(s["spread"], 1) << " | "
+        << (b.is_null() ? "-" : b["name"].get<std::string>()) << " | " << (b.is_null() ? "-" : fixed(b["gflops"], 1))
+        << " | " << (b.is_null() ? "-" : fixed(b["speedup_of_mean_best"], 2) + "×") << " | "
+        << fixed(s["trials_to_95pct"], 1) << " | " << s["reached_95pct"].get<int64_t>() << "/"
+        << s["seeds"].get<int64_t>() << " | " << fixed(s["mean_errors"], 1) << " |\n";
+  }
+}
+
+}  // namespace tessel::experiments

@@ -1,0 +1,186 @@
+// The experiment runner (experiments/runner.h).
+#include "experiments/runner.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "experiments/provenance.h"
+#include "experiments/report.h"
+#include "search/measure/measurer.h"
+#include "search/replay/replay_measurer.h"
+#include "search/strategy_factory.h"
+#include "support/error.h"
+
+#ifndef TESSEL_SOURCE_TREE
+#define TESSEL_SOURCE_TREE "."
+#endif
+
+namespace tessel::experiments {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_json(const fs::path& path, const nlohmann::json& json) {
+  std::ofstream out(path);
+  if (!out) user_error("cannot write '", path.string(), "'");
+  out << json.dump(2) << "\n";
+}
+
+// A folder that already holds another experiment's results is refused, so that resuming never
+// mixes two experiments' runs in one records database.
+void check_resumable(const fs::path& out, const ExperimentConfig& config) {
+  std::ifstream in(out / "manifest.json");
+  if (!in) return;
+  nlohmann::json earlier = nlohmann::json::parse(in, nullptr, false);
+  std::string name = earlier.is_object() ? earlier.value("name", "") : "";
+  if (name != config.name)
+    user_error("output folder '", out.string(), "' holds the results of experiment '", name, "', not '", config.name,
+               "'; choose another --out");
+}
+
+nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& options) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunSpec& r : config.runs()) {
+    nlohmann::json run = config.configurations[r.configuration].to_json();
+    run["seed"] = r.seed;
+    runs.push_back(run);
+  }
+  nlohmann::json libraries = library_versions();
+  libraries.update(options.extra_libraries);
+  return {{"name", config.name},        {"config_file", config.path},  {"config", config.source},
+          {"seeds", config.seeds},       {"runs", runs},                {"git", git_state()},
+          {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
+          {"command", options.command_line},
+          {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
+                               {"timeout_s", config.measure.timeout_s}}}};
+}
+
+// The tasks, measure sources and baselines of an experiment, each made once and shared by runs.
+class Workbench {
+ public:
+  Workbench(const ExperimentConfig& config, const RunnerOptions& options) : config_(config), options_(options) {}
+
+  const search::Task& task(const Configuration& c) {
+    std::string key = c.workload + "|" + c.space.label();
+    if (!tasks_.count(key))
+      tasks_.emplace(key,
+                     std::make_unique<search::Task>(search::Task::create(c.workload, c.space.name, c.space.params)));
+    return *tasks_.at(key);
+  }
+
+  const search::MeasureSource& source(const Configuration& c) {
+    std::string key = c.workload + "|" + c.space.label() + "|" + c.measure + "|" + c.backend.label();
+    if (!sources_.count(key)) sources_.emplace(key, make_source(c));
+    return *sources_.at(key);
+  }
+
+  const WorkloadBaseline& baseline(const Configuration& c) {
+    std::string key = c.workload + "|" + c.measure;
+    if (!baselines_.count(key)) baselines_.emplace(key, make_baseline(c));
+    return baselines_.at(key);
+  }
+
+  const std::map<std::string, WorkloadBaseline>& baselines() const { return baselines_; }
+
+ private:
+  std::unique_ptr<search::MeasureSource> make_source(const Configuration& c) {
+    if (c.measure == "hardware") {
+      search::MeasureOptions m;
+      m.repeats = config_.measure.repeats;
+      m.threads = m.compile_threads = config_.measure.threads;
+      m.timeout_s = config_.measure.timeout_s;
+      m.backend = c.backend.name;
+      return std::make_unique<search::Measurer>(task(c), m);
+    }
+    std::string set = c.measure.substr(7);
+    const search::RecordedSet& recorded = recorded_set(set);
+    return std::make_unique<search::ReplayMeasurer>(task(c), recorded.workload(c.workload, c.space.name), set);
+  }
+
+  WorkloadBaseline make_baseline(const Configuration& c) {
+    const search::WorkloadSpec& w = task(c).workload();
+    WorkloadBaseline b;
+    if (c.measure == "hardware") {
+      if (options_.measure_baseline) b.baseline = options_.measure_baseline(w, config_.measure.threads);
+    } else {
+      const search::RecordedWorkload& r = recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name);
+      b.baseline = {r.baseline_name, r.baseline_us};
+    }
+    if (b.baseline.median_us > 0) b.gflops = w.flops() / b.baseline.median_us * 1e-3;
+    return b;
+  }
+
+  const search::RecordedSet& recorded_set(const std::string& set) {
+    std::string path = search::resolve_recorded_set(set);
+    if (!sets_.count(path)) sets_.emplace(path, search::RecordedSet::load(path));
+    return sets_.at(path);
+  }
+
+  const ExperimentConfig& config_;
+  const RunnerOptions& options_;
+  std::map<std::string, std::unique_ptr<search::Task>> tasks_;
+  std::map<std::string, std::unique_ptr<search::MeasureSource>> sources_;
+  std::map<std::string, WorkloadBaseline> baselines_;
+  std::map<std::string, search::RecordedSet> sets_;
+};
+
+RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t number, size_t total,
+                  Workbench& bench, search::RecordsDb& db, const RunnerOptions& options) {
+  const Configuration& c = config.configurations[spec.configuration];
+  const search::Task& task = bench.task(c);
+  const WorkloadBaseline& baseline = bench.baseline(c);
+  auto strategy = search::create_strategy({c.strategy.name, c.strategy.params, c.cost_model.name,
+                                           c.cost_model.params, spec.seed, c.transfer_from});
+  search::TuneOptions tune;
+  tune.trials = c.trials;
+  tune.batch = static_cast<size_t>(c.batch);
+  tune.progress = false;
+  tune.learn_from_other_runs = false;
+  search::RunKey key{c.workload, c.space.label(), c.label, spec.seed};
+  auto show = [&](const search::TuneReport& r) {
+    if (options.progress)
+      *options.progress << "[run " << number << "/" << total << "] " << c.workload << " " << c.label << " seed "
+                        << spec.seed << ": trial " << r.trials << "/" << c.trials << ", best " << r.best_gflops()
+                        << " GFLOP/s, " << r.errors << " errors" << std::endl;
+  };
+  search::Tuner tuner(task, *strategy, key, &db, tune);
+  search::TuneReport report = tuner.run(baseline.baseline, &bench.source(c), show);
+  return {spec, report.curve, report.errors};
+}
+
+void plot(const fs::path& out, std::ostream* progress) {
+  fs::path script = fs::path(TESSEL_SOURCE_TREE) / "experiments/plot_curves.py";
+  std::string command = "/usr/bin/python3 '" + script.string() + "' '" + out.string() + "'";
+  if (std::system(command.c_str()) != 0 && progress)
+    *progress << "warning: plotting failed (" << command
+              << "); install python3-matplotlib (scripts/install-deps.sh) and run that command again\n";
+}
+
+}  // namespace
+
+nlohmann::json run_experiment(const ExperimentConfig& config, const RunnerOptions& options) {
+  fs::path out(options.out_dir);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) user_error("cannot create output folder '", out.string(), "': ", ec.message());
+  check_resumable(out, config);
+  search::RecordsDb db = search::RecordsDb::open((out / "records.db").string());
+  write_json(out / "manifest.json", manifest(config, options));
+  Workbench bench(config, options);
+  std::vector<RunSpec> specs = config.runs();
+  std::vector<RunResult> results;
+  for (size_t i = 0; i < specs.size(); ++i)
+    results.push_back(run_one(config, specs[i], i + 1, specs.size(), bench, db, options));
+  nlohmann::json summary = summarize(config, results, bench.baselines());
+  write_json(out / "summary.json", summary);
+  write_curves_csv((out / "curves.csv").string(), config, results);
+  write_summary_md((out / "summary.md").string(), config, summary);
+  if (options.plots) plot(out, options.progress);
+  return summary;
+}
+
+}  // namespace tessel::experiments

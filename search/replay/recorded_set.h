@@ -1,0 +1,71 @@
+// A recorded set: every configuration of the schedule space of a few workloads, measured once on
+// real hardware, stored as one JSON file under datasets/recorded/ (format in docs/experiments.md).
+//
+// Why whole spaces: replay must be exact. A strategy may propose any configuration of its space,
+// so a set that held only some of them would have to invent, skip or re-measure the others, and
+// every choice would bend the comparison. Recording the whole space of small workloads (a few
+// thousand configurations at most) keeps every answer a real measurement. A set is refused on
+// load unless each workload's trials cover its space exactly once, and a replay refuses a task
+// whose space (knob names and choices) differs from the recorded one.
+//
+// Each workload also keeps the vendor baseline measured when it was recorded, so a replayed
+// experiment reports the baseline of the same machine and moment as its measurements.
+//
+//   RecordedSet set = RecordedSet::load(resolve_recorded_set("small_cpu"));
+//   const RecordedWorkload& w = set.workload("gemm:256", "template");
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "search/measure/measure_result.h"
+#include "search/spaces/config_space.h"
+
+namespace tessel::search {
+
+struct RecordedWorkload {
+  std::string workload, space;
+  nlohmann::json knobs;                   // [{"name", "choices"}...]: the space it was recorded in
+  std::string baseline_name;              // "openblas", "onednn"
+  double baseline_us = 0;
+  nlohmann::json provenance;              // machine, date, command, measure options
+  std::vector<MeasureResult> results;     // by configuration index; covers the whole space
+
+  // The knob description of a space, as stored in `knobs`.
+  static nlohmann::json describe_space(const ConfigSpace& space);
+};
+
+class RecordedSet {
+ public:
+  static constexpr const char* kFormat = "tessel-recorded-set";
+  static constexpr int kVersion = 1;
+
+  // Reads and checks a set file; throws UserError saying what is wrong with it.
+  static RecordedSet load(const std::string& path);
+  // An empty set (to record into).
+  explicit RecordedSet(std::string path) : path_(std::move(path)) {}
+
+  // Throws UserError listing the recorded workloads if (workload, space) is absent.
+  const RecordedWorkload& workload(const std::string& workload, const std::string& space) const;
+  bool contains(const std::string& workload, const std::string& space) const;
+  // Adds the workload, replacing an earlier recording of the same (workload, space).
+  void put(RecordedWorkload recorded);
+  // Writes the file (through a temporary file, so a failure never leaves half a set).
+  void save() const;
+
+  const std::string& path() const { return path_; }
+  const std::vector<RecordedWorkload>& workloads() const { return workloads_; }
+
+ private:
+  std::string path_;
+  std::vector<RecordedWorkload> workloads_;
+};
+
+// Where `replay:<set>` points: a path to a file (it has a '/' or ends in .json), or the name of a
+// file <set>.json in $TESSEL_RECORDED_DIR, ./datasets/recorded/ or the source tree's
+// datasets/recorded/, first found. Throws UserError naming the places looked at.
+std::string resolve_recorded_set(const std::string& set);
+
+}  // namespace tessel::search

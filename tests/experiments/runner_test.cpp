@@ -1,0 +1,91 @@
+// The experiment runner end to end, in replay (experiments/replay_smoke.yaml over the shipped
+// recorded set): every output exists and parses, summary.json has the contract's fields, curves
+// never go down, replay reproduces the recorded best, and running again resumes instead of
+// measuring anything twice.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/runner.h"
+#include "search/records/records_db.h"
+#include "search/replay/recorded_set.h"
+#include "tests/search/search_test_util.h"
+
+using namespace tessel;
+using namespace tessel::experiments;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  return nlohmann::json::parse(in);
+}
+
+// run,workload,configuration,seed,trial,best_gflops rows → best-so-far per run, in file order.
+std::map<int, std::vector<double>> read_curves(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "run,workload,configuration,seed,trial,best_gflops");
+  std::map<int, std::vector<double>> curves;
+  while (std::getline(in, line)) {
+    int run = std::stoi(line.substr(0, line.find(',')));
+    curves[run].push_back(std::stod(line.substr(line.rfind(',') + 1)));
+  }
+  return curves;
+}
+
+bool matplotlib_available() { return std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") == 0; }
+
+}  // namespace
+
+TEST_CASE("a replay experiment writes every output and resumes", "[experiments][runner]") {
+  test::ScratchDir dir;
+  ExperimentConfig config = ExperimentConfig::load(TESSEL_SOURCE_DIR "/experiments/replay_smoke.yaml");
+  RunnerOptions options;
+  options.out_dir = dir.file("out");
+  options.plots = matplotlib_available();
+  nlohmann::json summary = run_experiment(config, options);
+  fs::path out = options.out_dir;
+  for (const char* file : {"manifest.json", "records.db", "curves.csv", "summary.json", "summary.md"})
+    CHECK(fs::exists(out / file));
+  if (options.plots)
+    for (const char* file : {"plots/D7.png", "plots/D7.svg", "plots/C9.png", "plots/C9.svg"})
+      CHECK(fs::exists(out / file));
+
+  nlohmann::json manifest = read_json(out / "manifest.json");
+  CHECK(manifest["runs"].size() == 12);
+  CHECK(manifest["cpu"].contains("model"));
+  CHECK(manifest["git"].contains("commit"));
+  CHECK(manifest["libraries"].contains("xgboost"));
+
+  REQUIRE(read_json(out / "summary.json") == summary);
+  REQUIRE(summary.size() == 6);
+  search::RecordedSet set = search::RecordedSet::load(search::resolve_recorded_set("small_cpu"));
+  for (const nlohmann::json& s : summary) {
+    for (const char* key : {"mean_best_gflops", "spread", "baseline", "trials_to_95pct"}) CHECK(s.contains(key));
+    CHECK(s["baseline"]["median_us"] == set.workload(s["workload"], "template").baseline_us);
+    CHECK(s["trials_to_95pct"].get<double>() >= 1);
+    CHECK(s["mean_best_gflops"].get<double>() <= s["experiment_best_gflops"].get<double>());
+  }
+
+  std::map<int, std::vector<double>> curves = read_curves(out / "curves.csv");
+  REQUIRE(curves.size() == 12);
+  for (const auto& [run, curve] : curves) {
+    CHECK(curve.size() == 24);
+    CHECK(std::is_sorted(curve.begin(), curve.end()));
+  }
+
+  size_t trials = search::RecordsDb::open((out / "records.db").string()).all().size();
+  CHECK(trials == 12 * 24);
+  options.plots = false;
+  CHECK(run_experiment(config, options) == summary);
+  CHECK(search::RecordsDb::open((out / "records.db").string()).all().size() == trials);
+
+  ExperimentConfig other = ExperimentConfig::parse("name: other\nworkloads: D7\nmeasure: replay:small_cpu\n", "o.yaml");
+  CHECK_THROWS_WITH(run_experiment(other, options), Catch::Contains("holds the results of experiment 'replay_smoke'"));
+}

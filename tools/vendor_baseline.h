@@ -1,0 +1,14 @@
+// The vendor library's time for a tuning workload (OpenBLAS sgemm for GEMM, oneDNN for conv2d and
+// depthwise), measured in this process like a candidate: the baseline `tessel tune`, `tessel
+// experiment run` and `tessel experiment record` report beside the tuned result. Call it after
+// reexec_with_benchmark_environment (benchmarks/bench_environment.h), so OpenBLAS runs without the
+// machine's presets.
+#pragma once
+#include "search/tuner.h"
+#include "search/workload_spec.h"
+
+namespace tessel::tools {
+
+search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads);
+
+}  // namespace tessel::tools
