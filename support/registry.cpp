@@ -4,6 +4,9 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "support/error.h"
 
@@ -14,6 +17,24 @@ namespace {
 std::vector<PluginInfo>& catalogue() {
   static std::vector<PluginInfo> plugins;
   return plugins;
+}
+
+// The library each plugin loaded by load_plugin_library came from, by "kind/name", for listing.
+std::map<std::string, std::string>& plugin_libraries() {
+  static std::map<std::string, std::string> libraries;
+  return libraries;
+}
+
+// What load_plugin_library checks a library's static initializers against: how many plugins
+// were registered, and which registrations were refused because the name was taken.
+struct RegistrationLog {
+  size_t added = 0;
+  std::vector<std::string> refused;  // "kind 'name'"
+};
+
+RegistrationLog& registration_log() {
+  static RegistrationLog log;
+  return log;
 }
 
 const char* type_name(ParamType t) {
@@ -49,15 +70,32 @@ nlohmann::json PluginInfo::to_json() const {
   for (const ParamSpec& p : params)
     params_json.push_back({{"name", p.name}, {"type", type_name(p.type)}, {"default", p.default_value},
                            {"description", p.description}});
-  return {{"kind", kind}, {"name", name}, {"description", description}, {"params", params_json}};
+  nlohmann::json out = {{"kind", kind}, {"name", name}, {"description", description}, {"params", params_json}};
+  auto library = plugin_libraries().find(kind + "/" + name);  // only plugins from a plugin library
+  if (library != plugin_libraries().end()) out["library"] = library->second;
+  return out;
 }
 
-void add_plugin_info(const PluginInfo& info) {
+bool add_plugin_info(const PluginInfo& info) {
   auto& all = catalogue();
-  all.erase(std::remove_if(all.begin(), all.end(),
-                           [&](const PluginInfo& p) { return p.kind == info.kind && p.name == info.name; }),
-            all.end());
+  bool taken = std::any_of(all.begin(), all.end(),
+                           [&](const PluginInfo& p) { return p.kind == info.kind && p.name == info.name; });
+  if (taken) {
+    registration_log().refused.push_back(info.kind + " '" + info.name + "'");
+    return false;
+  }
   all.push_back(info);
+  ++registration_log().added;
+  return true;
+}
+
+void* detail::registry_instance(std::type_index interface, void* (*create)()) {
+  static std::mutex mutex;
+  static std::map<std::type_index, void*> registries;
+  std::lock_guard<std::mutex> lock(mutex);
+  void*& registry = registries[interface];
+  if (!registry) registry = create();
+  return registry;
 }
 
 std::vector<PluginInfo> all_plugins() {
@@ -106,10 +144,52 @@ void throw_unknown_plugin(const std::string& kind, const std::string& name, cons
   user_error("unknown ", kind, " '", name, "'; valid names: ", join_names(valid));
 }
 
+namespace {
+
+// The path dlopen should get: dlopen searches the library path for a bare name, but a user who
+// types `--plugin libmine.so` means the file in the working directory.
+std::string plugin_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    user_error("cannot load plugin library '", path, "': no such file; give the path of a shared library ",
+               "built against Tessel (see docs/plugins.md)");
+  if (!std::filesystem::is_regular_file(path, ec))
+    user_error("cannot load plugin library '", path, "': not a file; give the path of a shared library (.so)");
+  return path.find('/') == std::string::npos ? "./" + path : path;
+}
+
+// Throws if the library just loaded registered nothing or clashed with existing names.
+void check_registrations(const std::string& path, void* handle, const RegistrationLog& before) {
+  const RegistrationLog& after = registration_log();
+  if (after.refused.size() > before.refused.size())
+    user_error("plugin library '", path, "' registers ", after.refused[before.refused.size()],
+               ", a name already taken (built in or by an earlier plugin); rename the plugin");
+  if (after.added == before.added) {
+    dlclose(handle);
+    user_error("plugin library '", path, "' registers no plugins; register them with TESSEL_REGISTER_PLUGIN ",
+               "at namespace scope and build the library against Tessel's installed package (see docs/plugins.md)");
+  }
+  // The catalogue only grows, so this library's plugins are its last entries.
+  auto& all = catalogue();
+  for (size_t i = all.size() - (after.added - before.added); i < all.size(); ++i)
+    plugin_libraries()[all[i].kind + "/" + all[i].name] = path;
+}
+
+}  // namespace
+
 void load_plugin_library(const std::string& path) {
+  std::string file = plugin_file(path);
+  if (void* loaded = dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+    dlclose(loaded);  // already loaded: its plugins are registered
+    return;
+  }
+  RegistrationLog before = registration_log();
   // RTLD_GLOBAL so a plugin's own dependencies can see Tessel's symbols and each other's.
-  if (!dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL))
-    user_error("cannot load plugin library '", path, "': ", dlerror());
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!handle)
+    user_error("cannot load plugin library '", path, "': ", dlerror(),
+               " (a plugin must be a shared library built against this Tessel)");
+  check_registrations(path, handle, before);
 }
 
 }  // namespace tessel

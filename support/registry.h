@@ -54,7 +54,16 @@ class PluginParams {
 
 // Every registered plugin of every kind, for listing (`tessel plugins`).
 std::vector<PluginInfo> all_plugins();
-void add_plugin_info(const PluginInfo& info);
+// Adds a plugin to the catalogue. A second plugin of the same kind and name is refused (returns
+// false): the first registration stays, and load_plugin_library reports the clash.
+bool add_plugin_info(const PluginInfo& info);
+
+namespace detail {
+// The registry object of one interface. It lives in libtessel, found by type, so that a plugin
+// library registers into the same object as the built-ins, whatever symbol visibility it was
+// compiled with; `create` makes it on first use.
+void* registry_instance(std::type_index interface, void* (*create)());
+}  // namespace detail
 
 // Registry of the plugins implementing one interface, e.g. Registry<Backend>.
 template <typename Interface>
@@ -63,12 +72,14 @@ class Registry {
   using Factory = std::function<std::unique_ptr<Interface>(const PluginParams&)>;
 
   static Registry& instance() {
-    static Registry registry;
+    // Never destroyed: factories of loaded plugins may point into libraries gone at exit.
+    static Registry& registry = *static_cast<Registry*>(
+        detail::registry_instance(typeid(Interface), []() -> void* { return new Registry; }));
     return registry;
   }
 
   void add(PluginInfo info, Factory factory) {
-    add_plugin_info(info);
+    if (!add_plugin_info(info)) return;
     std::string name = info.name;
     entries_[name] = Entry{std::move(info), std::move(factory)};
   }
@@ -107,8 +118,10 @@ const typename Registry<Interface>::Entry& Registry<Interface>::find(const std::
   return it->second;
 }
 
-// Loads a shared library whose static initializers register plugins; throws UserError if it
-// cannot be loaded.
+// Loads a shared library whose static initializers register plugins (a path without a slash is
+// taken relative to the working directory). Loading the same library again does nothing. Throws
+// UserError if the file is missing or not a loadable shared library, if it registers no plugin,
+// or if it registers a kind and name that already exists.
 void load_plugin_library(const std::string& path);
 
 namespace detail {

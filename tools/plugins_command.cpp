@@ -1,4 +1,5 @@
-// `tessel plugins`: lists the plugin registry, as a table or as one JSON array.
+// `tessel plugins`: lists the plugin registry, as a table or as one JSON array; plugins loaded
+// with --plugin show the library they came from.
 #include <iostream>
 
 #include "support/registry.h"
@@ -13,7 +14,10 @@ void print_table(const std::vector<PluginInfo>& plugins) {
   for (const PluginInfo& p : plugins) {
     if (p.kind != kind) std::cout << (kind.empty() ? "" : "\n") << p.kind << ":\n";
     kind = p.kind;
-    std::cout << "  " << p.name << " — " << p.description << "\n";
+    nlohmann::json listed = p.to_json();
+    std::cout << "  " << p.name << " — " << p.description;
+    if (listed.contains("library")) std::cout << "  [" << listed["library"].get<std::string>() << "]";
+    std::cout << "\n";
     for (const ParamSpec& param : p.params)
       std::cout << "      " << param.name << " = " << param.default_value.dump() << "  " << param.description << "\n";
   }

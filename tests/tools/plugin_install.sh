@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Checks the path docs/plugins.md promises a student: `cmake --install` of the build tree into a
+# temporary prefix gives a package that the out-of-tree plugins of docs/examples/plugin (a search
+# strategy and a cost model) build against with find_package(Tessel), also with hidden symbol
+# visibility; the installed `tessel --plugin` loads them, lists them with their parameters, tunes
+# and runs a replay experiment with them; bad --plugin arguments fail with one line and status 2.
+# Takes about 10 s (25 s when ccache has not seen the plugin yet).
+# Usage: plugin_install.sh <tessel build dir> <plugin example dir>
+set -uo pipefail
+build=$1
+example=$2
+py=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+tessel=$prefix/bin/tessel
+plugin=$work/plugin/libbest_neighbour.so
+cost_model=$work/plugin/libknn_cost_model.so
+# Paths under the temporary directory count as relative for ccache, so reruns hit its cache.
+export CCACHE_BASEDIR=$work
+failures=0
+passes=0
+start=$SECONDS
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+step() { echo "[$((SECONDS - start)) s] $*"; }
+
+# expect_plugin_error "description" "message part" args... : exit status 2, one line naming the problem.
+expect_plugin_error() {
+  local what=$1 want=$2; shift 2
+  local err status
+  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
+  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($err)"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
+  if ! grep -qF -- "$want" <<< "$err"; then fail "$what: message lacks '$want': $err"; return; fi
+  pass
+}
+
+# The code docs/plugins.md quotes (blocks after "<!-- from FILE -->") is the example's, verbatim.
+check_docs() {
+  step "docs/plugins.md quotes the example verbatim"
+  if $py - "$example/../../plugins.md" "$example/../../.." <<'PY'
+import pathlib, re, sys
+doc, root = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+quotes = re.findall(r"<!-- from (\S+) -->\n```cpp\n(.*?)```", doc.read_text(), re.S)
+assert len(quotes) >= 5, f"only {len(quotes)} quoted blocks"
+for path, code in quotes:
+    assert code in (root / path).read_text(), f"{doc} quotes {path} but the file differs:\n{code}"
+PY
+  then pass; else fail "docs/plugins.md is out of date with the example"; fi
+}
+
+check_install() {
+  step "cmake --install $build --prefix $prefix"
+  if ! cmake --install "$build" --prefix "$prefix" > "$work/install.log"; then
+    cat "$work/install.log"; fail "cmake --install"; return 1
+  fi
+  local f
+  for f in bin/tessel lib/libtessel.so lib/cmake/Tessel/TesselConfig.cmake lib/cmake/Tessel/TesselConfigVersion.cmake \
+           include/tessel/support/registry.h include/tessel/search/strategies/search_strategy.h; do
+    [ -e "$prefix/$f" ] && pass || fail "not installed: $f"
+  done
+  ls "$prefix"/lib/libtessel_torch*.so > /dev/null 2>&1 && pass || fail "the libtorch library is not installed"
+  [ -e "$prefix/include/tessel/tests" ] || [ -e "$prefix/include/tessel/benchmarks" ] && fail "tests or benchmarks installed" || pass
+  # The installed program must use the installed library, not the build tree's.
+  local found
+  found=$(ldd "$tessel" | sed -n 's/.*libtessel.so => \(.*\) (.*/\1/p')
+  [ -n "$found" ] && [ "$(realpath "$found")" = "$(realpath "$prefix/lib/libtessel.so")" ] && pass ||
+    fail "installed tessel does not use the installed library: ${found:-not found}"
+}
+
+# Every installed header compiles with nothing but the installed include directory (and the
+# system's nlohmann_json): none includes a header that was left out.
+check_headers() {
+  step "compile every installed header"
+  (cd "$prefix/include/tessel" && find . -name '*.h' | sed 's|^\./\(.*\)|#include "\1"|') > "$work/all_headers.cpp"
+  if c++ -std=c++20 -fsyntax-only -I"$prefix/include/tessel" "$work/all_headers.cpp" 2> "$work/headers.log"; then
+    pass
+  else
+    head -20 "$work/headers.log"; fail "installed headers do not compile on their own"
+  fi
+}
+
+# build_plugin DIR [cmake args...]: configures and builds the example into DIR against the prefix.
+build_plugin() {
+  local dir=$1; shift
+  step "configure and build $example against the installed package $*"
+  local launcher=()
+  command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  if ! cmake -S "$example" -B "$dir" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" "$@" > "$dir.log" 2>&1 ||
+     ! cmake --build "$dir" >> "$dir.log" 2>&1; then
+    cat "$dir.log"; fail "building the plugin example $*"; return 1
+  fi
+  pass
+}
+
+# A plugin compiled with hidden symbols must still register into libtessel's registry (not into a
+# private copy of it), or `tune --strategy` would not find it.
+check_hidden_visibility() {
+  build_plugin "$work/plugin-hidden" -DCMAKE_CXX_VISIBILITY_PRESET=hidden -DCMAKE_VISIBILITY_INLINES_HIDDEN=ON || return
+  step "tune with the plugin built with hidden visibility"
+  local out
+  out=$("$tessel" --plugin "$work/plugin-hidden/libbest_neighbour.so" tune --workload gemm:64 \
+            --strategy best_neighbour --trials 2 --repeats 3 --json 2>&1)
+  grep -q '"strategy":"best_neighbour","cost_model":"none","trials":2' <<< "$out" && pass ||
+    fail "plugin built with hidden visibility: $out"
+}
+
+check_listing() {
+  step "tessel --plugin ... --plugin ... plugins --json"
+  if "$tessel" --plugin "$plugin" --plugin "$cost_model" plugins --json | $py -c '
+import json, sys
+plugins = {(p["kind"], p["name"]): p for p in json.load(sys.stdin)}
+mine = plugins[("strategy", "best_neighbour")]
+assert mine["library"].endswith("/libbest_neighbour.so"), mine
+assert "library" not in plugins[("strategy", "random")], "built-ins come from no library"
+params = {p["name"]: p for p in mine["params"]}
+assert params["radius"]["type"] == "int" and params["radius"]["default"] == 1, params
+assert params["patience"]["default"] == 2 and "seed" in params, params
+knn = plugins[("cost_model", "knn")]
+assert [(p["name"], p["default"]) for p in knn["params"]] == [("k", 5)], knn
+assert ("strategy", "random") in plugins, "the built-in plugins are still listed"
+'; then pass; else fail "plugins --json does not list the example plugins with their parameters"; fi
+  local table  # (captured first: grep -q closing the pipe early would fail the pipeline)
+  table=$("$tessel" "--plugin=$plugin" plugins)
+  grep -q "best_neighbour — hill climbing" <<< "$table" && pass || fail "--plugin=FILE form: $table"
+}
+
+check_tune() {
+  step "tessel --plugin ... tune --workload gemm:64 --strategy best_neighbour --trials 8"
+  local out
+  if ! out=$("$tessel" --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbour --param radius=2 \
+                 --trials 8 --batch 4 --repeats 3 --json); then
+    fail "tune with the plugin: non-zero exit: $out"; return
+  fi
+  if tail -n 1 <<< "$out" | $py -c '
+import json, sys
+run = json.loads(sys.stdin.read())
+assert run["strategy"] == "best_neighbour" and run["trials"] == 8, run
+assert run["best_gflops"] > 0 and run["best_us"] > 0, run
+'; then pass; else fail "tune with the plugin: bad JSON line: $out"; fi
+  expect_plugin_error "bad plugin parameter" "radius 0 must be >= 1" \
+    --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbour --param radius=0 --trials 1
+  expect_plugin_error "unknown strategy lists the plugin" "best_neighbour" \
+    --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbor --trials 1
+}
+
+check_cost_model() {
+  step "tessel --plugin ... tune --workload gemm:64 --strategy model_based --cost-model knn --trials 8"
+  local out
+  out=$("$tessel" --plugin "$cost_model" tune --workload gemm:64 --strategy model_based --cost-model knn \
+            --cost-model-param k=3 --trials 8 --batch 4 --repeats 3 --json 2>&1)
+  grep -q '"strategy":"model_based","cost_model":"knn","trials":8' <<< "$out" && pass ||
+    fail "tune with the cost model plugin: $out"
+}
+
+check_experiment() {
+  step "tessel --plugin ... experiment run $example/compare.yaml (replay)"
+  local out
+  out=$("$tessel" --plugin "$plugin" experiment run "$example/compare.yaml" --out "$work/compare" --no-plots 2>&1)
+  if $py - "$work/compare/summary.json" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))
+mine = [e for e in entries if e["configuration"]["strategy"]["name"] == "best_neighbour"]
+assert len(mine) == 2 and all(e["seeds"] == 5 and e["mean_best_gflops"] > 0 for e in mine), mine
+PY
+  then pass; else fail "experiment with the plugin: $out"; fi
+}
+
+check_errors() {
+  step "bad --plugin arguments"
+  expect_plugin_error "missing file" "no such file" --plugin "$work/libmissing.so" plugins
+  expect_plugin_error "a directory" "not a file" --plugin "$work" plugins
+  expect_plugin_error "not a shared library" "cannot load plugin library" --plugin "$example/best_neighbour.cpp" plugins
+  echo 'int tessel_test_nothing() { return 0; }' > "$work/empty.cpp"
+  c++ -shared -fPIC -o "$work/libempty.so" "$work/empty.cpp"
+  expect_plugin_error "no plugins registered" "registers no plugins" --plugin "$work/libempty.so" plugins
+  cp "$plugin" "$work/libcopy.so"
+  expect_plugin_error "a name already taken" "strategy 'best_neighbour', a name already taken" \
+    --plugin "$plugin" --plugin "$work/libcopy.so" plugins
+  "$tessel" --plugin "$plugin" --plugin "$plugin" plugins > /dev/null && pass || fail "loading one library twice"
+  expect_plugin_error "--plugin after the subcommand" "must come before the subcommand" plugins --plugin "$plugin"
+  expect_plugin_error "two files after one --plugin" "not expected" --plugin "$plugin" "$cost_model" plugins
+}
+
+check_docs
+if check_install && check_headers && build_plugin "$work/plugin"; then
+  check_listing
+  check_tune
+  check_cost_model
+  check_experiment
+  check_errors
+  check_hidden_visibility
+fi
+step "done"
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
