@@ -19,4 +19,7 @@ void add_tune_command(CLI::App& app, int argc, char** argv);
 // `tessel records list|best|export|import --db FILE`: the records database (tools/records_command.cpp).
 void add_records_command(CLI::App& app);
 
+// `tessel experiment run|record`: experiment configs and recorded sets (tools/experiment_command.cpp).
+void add_experiment_command(CLI::App& app, int argc, char** argv);
+
 }  // namespace tessel::tools

@@ -2,21 +2,22 @@
 // schedule found; with --json the last line is the run's summary as one JSON object. The vendor
 // baseline (OpenBLAS for GEMM, oneDNN for convolutions) is measured first, in the same process,
 // after re-executing without the machine's OpenBLAS presets (benchmarks/bench_environment.h).
+// The strategy, its cost model and transfer source are made by search/strategy_factory.h.
 //   tessel tune --workload C6 --space template --strategy random --trials 64 --db runs.db
+//   tessel tune --workload C6 --strategy model_based --cost-model xgboost --transfer-from old.db
 #include <iostream>
 #include <memory>
 #include <sstream>
 
-#include "benchmarks/baselines/onednn.h"
-#include "benchmarks/baselines/openblas.h"
 #include "benchmarks/bench_environment.h"
-#include "benchmarks/bench_runner.h"
 #include "ir/printer.h"
 #include "runtime/thread_pool.h"
+#include "search/strategy_factory.h"
 #include "search/tuner.h"
 #include "support/error.h"
 #include "support/registry.h"
 #include "tools/commands.h"
+#include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
 
@@ -25,6 +26,8 @@ namespace {
 struct TuneArgs {
   std::string workload, space = "template", strategy = "random", db;
   std::vector<std::string> params;  // key=value for the strategy
+  std::string cost_model = "none", transfer_from;
+  std::vector<std::string> cost_model_params;  // key=value for the cost model
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5;
   double timeout_s = 10;
@@ -33,16 +36,26 @@ struct TuneArgs {
 };
 
 // "key=value" → {key: value}, the value read as JSON when it parses (numbers, booleans), else a string.
-nlohmann::json strategy_params(const TuneArgs& args) {
+nlohmann::json parse_params(const std::vector<std::string>& given, const char* option) {
   nlohmann::json params = nlohmann::json::object();
-  for (const std::string& kv : args.params) {
+  for (const std::string& kv : given) {
     size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) user_error("--param \"", kv, "\" must look like name=value");
+    if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
     nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
     params[kv.substr(0, eq)] = value.is_discarded() ? nlohmann::json(kv.substr(eq + 1)) : value;
   }
-  params["seed"] = args.seed;
   return params;
+}
+
+search::StrategyChoice strategy_choice(const TuneArgs& args) {
+  search::StrategyChoice choice;
+  choice.strategy = args.strategy;
+  choice.strategy_params = parse_params(args.params, "--param");
+  choice.cost_model = args.cost_model;
+  choice.cost_model_params = parse_params(args.cost_model_params, "--cost-model-param");
+  choice.seed = args.seed;
+  choice.transfer_from = args.transfer_from;
+  return choice;
 }
 
 search::TuneOptions tune_options(const TuneArgs& args) {
@@ -59,28 +72,6 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
   return options;
-}
-
-// The vendor library on the workload, on random inputs, timed like a candidate.
-search::Baseline measure_baseline(const search::WorkloadSpec& workload, int threads) {
-  constexpr uint32_t kSeed = 2018;
-  struct Prepare {
-    int threads;
-    PreparedKernel operator()(const GemmShape& s) const {
-      return prepare_openblas_gemm(s, random_tensor(s.m * s.k, kSeed).data(), random_tensor(s.k * s.n, kSeed + 1).data(),
-                                   threads);
-    }
-    PreparedKernel operator()(const Conv2dShape& s) const {
-      return prepare_onednn_conv2d(s, random_tensor(s.n * s.c * s.h * s.w, kSeed).data(),
-                                   random_tensor(s.oc * s.reduction_size(), kSeed + 1).data(), threads);
-    }
-    PreparedKernel operator()(const DepthwiseShape& s) const {
-      return prepare_onednn_depthwise(s, random_tensor(s.n * s.c * s.h * s.w, kSeed).data(),
-                                      random_tensor(s.c * s.k * s.k, kSeed + 1).data(), threads);
-    }
-  };
-  PreparedKernel kernel = std::visit(Prepare{threads}, workload.shape);
-  return {kernel.name, measure(kernel.run, 3, 7).median_us};
 }
 
 void print_best(const search::Task& task, const search::TuneReport& report, int first_lines) {
@@ -102,9 +93,9 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
   for (int n = 0; n < first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";
 }
 
-void print_json(const TuneArgs& args, const search::TuneReport& report) {
+void print_json(const TuneArgs& args, const std::string& cost_model, const search::TuneReport& report) {
   nlohmann::ordered_json line = {{"workload", args.workload},         {"space", args.space},
-                                 {"strategy", args.strategy},         {"cost_model", "none"},
+                                 {"strategy", args.strategy},         {"cost_model", cost_model},
                                  {"trials", report.trials},           {"errors", report.errors},
                                  {"best_us", report.best_us()},       {"best_gflops", report.best_gflops()},
                                  {"baseline", report.baseline.name},  {"baseline_us", report.baseline.median_us},
@@ -115,16 +106,17 @@ void print_json(const TuneArgs& args, const search::TuneReport& report) {
 void run_tune(const TuneArgs& args, char** argv) {
   search::TuneOptions options = tune_options(args);
   search::Task task = search::Task::create(args.workload, args.space);
-  auto strategy = Registry<search::SearchStrategy>::instance().create(args.strategy, strategy_params(args));
+  search::StrategyChoice choice = strategy_choice(args);
+  auto strategy = search::create_strategy(choice);
   reexec_with_benchmark_environment(argv);
   std::unique_ptr<search::RecordsDb> db;
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
-  search::Baseline baseline = measure_baseline(task.workload(), args.threads);
-  search::RunKey run{args.workload, args.space, args.strategy, args.seed};
+  search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
+  search::RunKey run{args.workload, args.space, search::run_strategy_label(choice), args.seed};
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
-  if (args.json) print_json(args, report);
+  if (args.json) print_json(args, search::effective_cost_model(choice), report);
 }
 
 }  // namespace
@@ -138,6 +130,11 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
   cmd->add_option("--strategy", args->strategy, "search strategy plugin")->capture_default_str();
   cmd->add_option("--param", args->params, "strategy parameter name=value (repeatable)");
+  cmd->add_option("--cost-model", args->cost_model, "cost model plugin guiding the strategy (model_based needs one)")
+      ->capture_default_str();
+  cmd->add_option("--cost-model-param", args->cost_model_params, "cost model parameter name=value (repeatable)");
+  cmd->add_option("--transfer-from", args->transfer_from,
+                  "records database whose other workloads pre-train the cost model (transfer learning)");
   cmd->add_option("--trials", args->trials, "trials of this run (resumed ones count)")->capture_default_str();
   cmd->add_option("--db", args->db, "records database (SQLite); re-running the same command resumes");
   cmd->add_option("--batch", args->batch, "configurations measured per batch")->capture_default_str();

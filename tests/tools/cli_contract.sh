@@ -73,5 +73,29 @@ expect_bad_args "unknown option" bench gemm --n 64 --bogus
 expect_bad_args "unknown subcommand" frobnicate
 expect_bad_args "missing plugin library" --plugin /nonexistent/libx.so plugins
 
+# tune --json: the model-based strategy with its cost model, and a cost model ignored by a strategy
+# without one (its JSON line says "none").
+check_tune_json() {
+  local want_model=$1; shift
+  local out
+  if ! out=$("$tessel" tune --workload gemm:128 --json --repeats 3 "$@" 2>/dev/null); then fail "tune $*: non-zero exit"; return; fi
+  if tail -n 1 <<< "$out" | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+keys = {"workload", "space", "strategy", "cost_model", "trials", "errors", "best_us", "best_gflops", "baseline",
+        "baseline_us", "speedup"}
+assert keys <= obj.keys(), keys - obj.keys()
+assert obj["cost_model"] == sys.argv[1], obj["cost_model"]
+assert obj["best_gflops"] > 0 and obj["best_us"] > 0, obj
+assert abs(obj["speedup"] - obj["baseline_us"] / obj["best_us"]) < 1e-6 * obj["speedup"] + 1e-9
+' "$want_model"; then pass; else fail "tune $* --json: $(tail -n 1 <<< "$out")"; fi
+}
+check_tune_json xgboost --strategy model_based --cost-model xgboost --trials 16
+check_tune_json none --strategy random --cost-model xgboost --trials 4
+expect_bad_args "model_based without a cost model" tune --workload gemm:128 --strategy model_based
+expect_bad_args "unknown cost model" tune --workload gemm:128 --strategy model_based --cost-model nope
+expect_bad_args "missing transfer database" tune --workload gemm:128 --strategy model_based --cost-model xgboost \
+  --transfer-from /nonexistent/runs.db
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
