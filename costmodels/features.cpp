@@ -360,4 +360,40 @@ const std::vector<std::string>& flat_feature_names() {
   return names;
 }
 
+namespace {
+
+bool names_feature(const std::string& item, const std::string& name) {
+  if (name.rfind(item, 0) == 0) return true;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t dot = name.find('.', start);
+    if (dot == std::string::npos) dot = name.size();
+    if (name.compare(start, dot - start, item) == 0) return true;
+    start = dot + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<int> select_flat_features(const std::string& spec) {
+  const std::vector<std::string>& names = flat_feature_names();
+  std::set<int> chosen;
+  size_t start = 0;
+  while (start < spec.size()) {
+    size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) continue;
+    int matched = 0;
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names_feature(item, names[i])) chosen.insert(static_cast<int>(i)), ++matched;
+    if (matched == 0)
+      user_error("feature group \"", item, "\" names no program feature; use a name prefix (e.g. level, level0., ",
+                 "buffer, body.) or a field (e.g. stride, touched_bytes, reuse, extent); see costmodels/features.h");
+  }
+  return std::vector<int>(chosen.begin(), chosen.end());
+}
+
 }  // namespace tessel

@@ -84,4 +84,10 @@ ProgramFeatures extract_features(const LoweredFunc& func);
 // (masking groups of features by prefix) and debugging.
 const std::vector<std::string>& flat_feature_names();
 
+// For feature ablations: the positions of the flat features a spec names. The spec is a
+// comma-separated list; an item names every feature whose name starts with it ("level", "buffer2.",
+// "body.") or has it as one of its dot-separated parts ("stride", "touched_bytes", "reuse"). Empty
+// spec: none. Throws UserError for an item that names no feature.
+std::vector<int> select_flat_features(const std::string& spec);
+
 }  // namespace tessel

@@ -16,15 +16,18 @@ void check_xgb(int status, const char* call) {
   if (status != 0) user_error("xgboost cost model: ", call, " failed: ", XGBGetLastError());
 }
 
-// A DMatrix of flat features, freed when it goes out of scope.
+// A DMatrix of flat features, freed when it goes out of scope. Dropped features are given as
+// missing values, on which no tree can split: the model never sees them.
 class FeatureMatrix {
  public:
-  explicit FeatureMatrix(const std::vector<ProgramFeatures>& x) {
+  FeatureMatrix(const std::vector<ProgramFeatures>& x, const std::vector<int>& dropped) {
     std::vector<float> rows;
     rows.reserve(x.size() * kFlatFeatureLength);
     for (const ProgramFeatures& f : x) {
       TESSEL_CHECK(f.flat.size() == kFlatFeatureLength, "flat features of length ", f.flat.size());
+      size_t row = rows.size();
       rows.insert(rows.end(), f.flat.begin(), f.flat.end());
+      for (int i : dropped) rows[row + i] = std::nanf("");
     }
     check_xgb(XGDMatrixCreateFromMat(rows.data(), x.size(), kFlatFeatureLength, std::nanf(""), &handle_),
               "XGDMatrixCreateFromMat");
@@ -64,11 +67,14 @@ void set_params(BoosterHandle booster, const XGBoostOptions& o) {
 
 }  // namespace
 
-XGBoostModel::XGBoostModel(XGBoostOptions options) : options_(std::move(options)) { check_options(options_); }
+XGBoostModel::XGBoostModel(XGBoostOptions options)
+    : options_(std::move(options)), dropped_(select_flat_features(options_.drop_features)) {
+  check_options(options_);
+}
 
 void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
   check_fit_input(name(), x, throughput);
-  FeatureMatrix data(x);
+  FeatureMatrix data(x, dropped_);
   std::vector<double> targets = normalized_throughput(throughput);
   std::vector<float> labels(targets.begin(), targets.end());
   check_xgb(XGDMatrixSetFloatInfo(data.handle(), "label", labels.data(), labels.size()), "XGDMatrixSetFloatInfo");
@@ -88,7 +94,7 @@ void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<
 std::vector<double> XGBoostModel::predict(const std::vector<ProgramFeatures>& x) const {
   if (!trained()) throw_untrained(name());
   if (x.empty()) return {};
-  FeatureMatrix data(x);
+  FeatureMatrix data(x, dropped_);
   bst_ulong length = 0;
   const float* scores = nullptr;
   check_xgb(XGBoosterPredict(booster_.get(), data.handle(), 0, 0, 0, &length, &scores), "XGBoosterPredict");
@@ -105,6 +111,8 @@ TESSEL_REGISTER_PLUGIN(CostModel, xgboost, "gradient-boosted trees over program 
         {"min_child_weight", ParamType::Float, 1.0, "minimum hessian sum in a leaf"},
         {"nthread", ParamType::Int, 1, "threads XGBoost trains with"},
         {"seed", ParamType::Int, 0, "random seed"},
+        {"drop_features", ParamType::String, "",
+         "ablation: comma-separated feature groups to hide, e.g. level or stride,touched_bytes,reuse"},
     }),
     [](const PluginParams& p) {
       XGBoostOptions o;
@@ -115,6 +123,7 @@ TESSEL_REGISTER_PLUGIN(CostModel, xgboost, "gradient-boosted trees over program 
       o.min_child_weight = p.get_float("min_child_weight");
       o.nthread = static_cast<int>(p.get_int("nthread"));
       o.seed = static_cast<int>(p.get_int("seed"));
+      o.drop_features = p.get_string("drop_features");
       return std::make_unique<XGBoostModel>(o);
     });
 

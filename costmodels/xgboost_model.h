@@ -17,6 +17,7 @@ struct XGBoostOptions {
   double min_child_weight = 1;
   int nthread = 1;
   int seed = 0;
+  std::string drop_features;  // ablation: flat features hidden from the trees (select_flat_features)
 };
 
 class XGBoostModel : public CostModel {
@@ -30,6 +31,7 @@ class XGBoostModel : public CostModel {
 
  private:
   XGBoostOptions options_;
+  std::vector<int> dropped_;  // positions of options_.drop_features
   std::shared_ptr<void> booster_;  // a BoosterHandle, freed with XGBoosterFree
 };
 

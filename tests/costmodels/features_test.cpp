@@ -117,3 +117,15 @@ TEST_CASE("features: the loop tree mirrors the loop nest", "[features]") {
   CHECK(leaves == 2);
   CHECK(loops == 3);
 }
+
+TEST_CASE("features: ablation specs select groups by name prefix or field", "[features]") {
+  const std::vector<std::string>& names = flat_feature_names();
+  CHECK(select_flat_features("").empty());
+  std::vector<int> levels = select_flat_features("level");
+  CHECK(levels.size() == static_cast<size_t>(kLoopLevels * kLevelFeatures));
+  for (int i : levels) CHECK(names[i].rfind("level", 0) == 0);
+  std::vector<int> access = select_flat_features("stride,touched_bytes,reuse");
+  CHECK(access.size() == static_cast<size_t>(kLoopLevels * kBufferSlots * kLevelSlotFeatures));
+  CHECK(select_flat_features("level0.,level0.").size() == static_cast<size_t>(kLevelFeatures));
+  CHECK_THROWS_WITH(select_flat_features("level,strides"), Catch::Contains("\"strides\" names no program feature"));
+}

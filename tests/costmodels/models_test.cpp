@@ -146,3 +146,18 @@ TEST_CASE("cost models: bad parameters and inputs are user errors", "[costmodels
     CHECK(model->trained());
   }
 }
+
+TEST_CASE("cost models: xgboost's feature ablation hides the named features from the trees", "[costmodels]") {
+  // The synthetic target is a function of flat features 0, 5 and 9 only (float_ops, bodies,
+  // parallel_fraction): with those hidden the model cannot rank; with others hidden it still can.
+  Dataset train = synthetic(300, 21), test = synthetic(200, 22);
+  const std::vector<std::string>& names = flat_feature_names();
+  REQUIRE(names[0] == "float_ops");
+  REQUIRE(names[5] == "bodies");
+  REQUIRE(names[9] == "parallel_fraction");
+  double informative_hidden =
+      held_out_correlation("xgboost", train, test, {{"drop_features", "float_ops,bodies,parallel_fraction"}});
+  double others_hidden = held_out_correlation("xgboost", train, test, {{"drop_features", "level,buffer"}});
+  CHECK(std::abs(informative_hidden) < 0.3);
+  CHECK(others_hidden > 0.8);
+}
