@@ -172,6 +172,10 @@ nlohmann::json run_experiment(const ExperimentConfig& config, const RunnerOption
   write_json(out / "manifest.json", manifest(config, options));
   Workbench bench(config, options);
   std::vector<RunSpec> specs = config.runs();
+  // Every baseline is measured before any tuning run: once candidates have been measured, oneDNN's
+  // times in this process came out up to 10x slower (D6 after C3: 13.5 against 137 GFLOP/s), which
+  // `tessel bench` and `tessel tune`, measuring the baseline first, never showed.
+  for (const RunSpec& spec : specs) bench.baseline(config.configurations[spec.configuration]);
   std::vector<RunResult> results;
   for (size_t i = 0; i < specs.size(); ++i)
     results.push_back(run_one(config, specs[i], i + 1, specs.size(), bench, db, options));
