@@ -68,13 +68,15 @@ std::string format(const char* pattern, double value) {
 }
 
 // Header and rows share one set of column widths.
-constexpr const char* kHeaderFormat = "%-10s %-9s %9s  %-8s  %11s  %7s  %11s  %9s  %11s  %-7s  %s\n";
-constexpr const char* kRowFormat = "%-10s %-9s %9.1f  %-8s  %11.1f  %7.2f  %11.1f  %9.1f  %11.2e  %-7s  %.0f/%.0f\n";
+constexpr const char* kHeaderFormat = "%-10s %-9s %9s  %-8s  %11s  %7s  %11s  %9s  %11s  %-7s  %-12s  %s\n";
+constexpr const char* kRowFormat =
+    "%-10s %-9s %9.1f  %-8s  %11.1f  %7.2f  %11.1f  %9.1f  %11.2e  %-7s  %-12s  %.0f/%.0f\n";
 
 void print_table_header(std::ostream& out) {
   char header[256];
   std::snprintf(header, sizeof header, kHeaderFormat, "op", "workload", "tessel_us", "baseline", "baseline_us",
-                "speedup", "tessel_GF/s", "base_GF/s", "max_abs_err", "correct", "spread_%_t/b");
+                "speedup", "tessel_GF/s", "base_GF/s", "max_abs_err", "correct", "schedule",
+                "spread_%_t/b");
   out << header;
 }
 
@@ -82,7 +84,7 @@ std::string table_row(const CaseResult& r) {
   char row[256];
   std::snprintf(row, sizeof row, kRowFormat, r.spec.op.c_str(), r.spec.workload.c_str(), r.tessel.median_us,
                 r.baseline.c_str(), r.base.median_us, r.speedup(), r.tessel_gflops(), r.baseline_gflops(),
-                r.max_abs_err, r.correct ? "yes" : "NO", r.tessel.spread_pct, r.base.spread_pct);
+                r.max_abs_err, r.correct ? "yes" : "NO", r.schedule.c_str(), r.tessel.spread_pct, r.base.spread_pct);
   return row;
 }
 
@@ -137,6 +139,7 @@ nlohmann::ordered_json CaseResult::to_json() const {
                       {"baseline_min_us", base.min_us},
                       {"repeats", tessel.repeats},
                       {"threads", threads}};
+  j["schedule"] = schedule;
   if (!openblas_core.empty()) j["openblas_core"] = openblas_core;
   return j;
 }

@@ -6,6 +6,7 @@
 // in bench_cases.cpp, so tests can link the harness without Tessel's kernels.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -13,10 +14,17 @@
 #include <nlohmann/json.hpp>
 
 #include "benchmarks/prepared_kernel.h"
+#include "benchmarks/tessel_kernels.h"
 #include "datasets/workloads.h"
 #include "support/timing.h"
 
 namespace tessel {
+
+// The schedule Tessel's side of a case runs, and what to call it in the results.
+struct TesselSchedule {
+  KernelBuilder build = default_kernel_builder();
+  std::string label = "default";  // or e.g. "tuned#42" (a configuration of a tuning database)
+};
 
 struct BenchOptions {
   int threads = 2;   // for both sides
@@ -26,6 +34,9 @@ struct BenchOptions {
   // runs. Off by default: measured here, pausing slowed both sides (threads must be woken, caches
   // go cold); bench_environment.h bounds the spinning instead.
   double settle_ms = 0;
+  // Tessel's schedule for a case, by the case's workload name (C6, gemm:1024, conv2d:...); unset:
+  // every case runs its ops/ default schedule.
+  std::function<TesselSchedule(const std::string& workload)> schedule_for;
 };
 
 // What is being compared, independent of who computes it.
@@ -47,6 +58,7 @@ struct CaseResult {
   bool correct = false;
   int threads = 0;
   std::string openblas_core;  // the OpenBLAS kernel family, for GEMM cases only
+  std::string schedule = "default";  // TesselSchedule::label of Tessel's side
 
   double speedup() const { return base.median_us / tessel.median_us; }
   double tessel_gflops() const { return spec.flops / tessel.median_us * 1e-3; }

@@ -64,10 +64,10 @@ Reader unblocking_reader(const std::vector<int64_t>& blocked_shape) {
   };
 }
 
-// `op` compiled with its default schedule and bound to `inputs` (in op's layouts) and a fresh
-// output: run() makes the call, nothing else.
-PreparedKernel prepare(const ops::OpInstance& op, std::vector<NDArray> inputs, Reader read) {
-  std::shared_ptr<CompiledFunction> kernel = ops::build_default(op.output, op.inputs, op.output.name());
+// `op` compiled by `build` and bound to `inputs` (in op's layouts) and a fresh output: run() makes
+// the call, nothing else.
+PreparedKernel prepare(const ops::OpInstance& op, std::vector<NDArray> inputs, Reader read, const KernelBuilder& build) {
+  std::shared_ptr<CompiledFunction> kernel = build(op);
   inputs.push_back(NDArray::empty(op.output.shape(), DataType::float32()));
   auto pointers = std::make_shared<std::vector<void*>>();
   for (NDArray& a : inputs) pointers->push_back(a.data());
@@ -80,28 +80,35 @@ PreparedKernel prepare(const ops::OpInstance& op, std::vector<NDArray> inputs, R
 
 // A convolution instance with canonical data and weights converted into its blocked layouts.
 PreparedKernel prepare_blocked(const ops::OpInstance& op, const float* x, const std::vector<int64_t>& nchw,
-                               const float* w, const std::vector<int64_t>& oihw) {
+                               const float* w, const std::vector<int64_t>& oihw, const KernelBuilder& build) {
   return prepare(op, {block_data(op.inputs[0], x, nchw), block_kernel(op.inputs[1], w, oihw)},
-                 unblocking_reader(op.output.shape()));
+                 unblocking_reader(op.output.shape()), build);
 }
 
 }  // namespace
 
-PreparedKernel prepare_tessel_gemm(const GemmShape& s, const float* a, const float* b, int threads) {
-  set_num_threads(threads);
-  return prepare(ops::gemm_instance(s), {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n})}, copy_out);
+KernelBuilder default_kernel_builder() {
+  return [](const ops::OpInstance& op) { return ops::build_default(op.output, op.inputs, op.output.name()); };
 }
 
-PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, const float* w_oihw, int threads) {
+PreparedKernel prepare_tessel_gemm(const GemmShape& s, const float* a, const float* b, int threads,
+                                   const KernelBuilder& build) {
+  set_num_threads(threads);
+  return prepare(ops::gemm_instance(s), {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n})}, copy_out, build);
+}
+
+PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, const float* w_oihw, int threads,
+                                     const KernelBuilder& build) {
   set_num_threads(threads);
   return prepare_blocked(ops::conv2d_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_oihw,
-                         {s.oc, s.c / s.groups, s.kh, s.kw});
+                         {s.oc, s.c / s.groups, s.kh, s.kw}, build);
 }
 
 PreparedKernel prepare_tessel_depthwise(const DepthwiseShape& s, const float* x_nchw, const float* w_c1kk,
-                                        int threads) {
+                                        int threads, const KernelBuilder& build) {
   set_num_threads(threads);
-  return prepare_blocked(ops::depthwise_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_c1kk, {s.c, 1, s.k, s.k});
+  return prepare_blocked(ops::depthwise_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_c1kk, {s.c, 1, s.k, s.k},
+                         build);
 }
 
 }  // namespace tessel

@@ -2,6 +2,7 @@
 // end in a UserError (one line, exit status 2, from tools/main.cpp).
 #include "tools/bench_command.h"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "benchmarks/bench_runner.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
+#include "tools/tuned_schedule.h"
 
 namespace tessel::tools {
 
@@ -18,6 +20,7 @@ struct BenchArgs {
   int64_t n = 0;
   std::string shape;
   std::string workload;
+  std::string tuned;  // records database whose best configurations Tessel runs
   bool json = false;
   int threads = 2;
   int repeats = 15;
@@ -30,6 +33,8 @@ void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_flag("--json", args->json, "print one JSON object per case instead of a table");
   cmd->add_option("--threads", args->threads, "threads for both Tessel and the baseline")->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
+  cmd->add_option("--tuned", args->tuned,
+                  "records database (tessel tune/experiment): run each workload's best tuned configuration");
 }
 
 bool given(const CLI::App* cmd, const std::string& name) {
@@ -49,6 +54,13 @@ BenchOptions options_from(const BenchArgs& args) {
   BenchOptions options;
   options.threads = args.threads;
   options.repeats = args.repeats;
+  if (!args.tuned.empty()) {
+    // Checked here, before anything is measured; open() would create a missing file.
+    if (!std::filesystem::is_regular_file(args.tuned))
+      user_error("--tuned ", args.tuned, ": no such records database (write one with tessel tune --db)");
+    auto db = std::make_shared<search::RecordsDb>(search::RecordsDb::open(args.tuned));
+    options.schedule_for = [db](const std::string& workload) { return tuned_schedule(*db, workload); };
+  }
   return options;
 }
 
@@ -71,17 +83,18 @@ struct GemmCase {
 CaseResult run_gemm(const GemmCase& c, const BenchOptions& options) { return run_gemm_case(c.workload, c.shape, options); }
 
 GemmCase gemm_case(const BenchArgs& args) {
-  if (args.has_shape) return {"custom", parse_gemm_shape(args.shape)};
+  if (args.has_shape) return {"gemm:" + args.shape, parse_gemm_shape(args.shape)};
   if (!args.has_n) user_error("bench gemm needs --n N or --shape M,N,K");
-  return {"n" + std::to_string(args.n), square_gemm(args.n)};
+  return {"gemm:" + std::to_string(args.n), square_gemm(args.n)};
 }
 
-// Cases named by --workload, or the one --shape describes; `what` is the usage hint for neither.
+// Cases named by --workload, or the one --shape describes (named as `tessel tune` names it, e.g.
+// conv2d:1,64,56,56,64,3,1,1); `what` is the usage hint for neither.
 template <typename Shape>
-std::vector<Workload<Shape>> named_or_custom(const BenchArgs& args, const char* what,
+std::vector<Workload<Shape>> named_or_custom(const BenchArgs& args, const char* op, const char* what,
                                              std::vector<Workload<Shape>> (*find)(const std::string&),
                                              Shape (*parse)(const std::string&)) {
-  if (args.has_shape) return {{"custom", parse(args.shape)}};
+  if (args.has_shape) return {{std::string(op) + ":" + args.shape, parse(args.shape)}};
   if (!args.has_workload) user_error(what);
   return find(args.workload);
 }
@@ -121,7 +134,7 @@ void add_window_bench(CLI::App* bench, char** argv, const WindowBench<Shape>& w)
     note_given_options(cmd, *args);
     std::string usage = std::string("bench ") + w.name + " needs --workload " + w.workloads + "|all or --shape " +
                         w.shape_form;
-    run_cases(named_or_custom<Shape>(*args, usage.c_str(), w.find, w.parse), *args, argv, w.run);
+    run_cases(named_or_custom<Shape>(*args, w.name, usage.c_str(), w.find, w.parse), *args, argv, w.run);
   });
 }
 

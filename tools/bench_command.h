@@ -2,7 +2,8 @@
 //   tessel bench gemm      --n N | --shape M,N,K                      (against OpenBLAS sgemm)
 //   tessel bench conv2d    --workload C1..C12|all | --shape N,C,H,W,OC,K,S,P   (against oneDNN)
 //   tessel bench depthwise --workload D1..D9|all | --shape N,C,H,W,K,S,P       (against oneDNN)
-// with --json (one object per case), --threads N (both sides, default 2) and --repeats R.
+// with --json (one object per case), --threads N (both sides, default 2), --repeats R and --tuned DB
+// (Tessel runs the best configuration a tuning database holds for each workload).
 #pragma once
 #include <CLI/CLI.hpp>
 

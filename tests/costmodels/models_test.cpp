@@ -84,7 +84,7 @@ double held_out_correlation(const std::string& model_name, const Dataset& train,
 TEST_CASE("cost models: every model is registered with its parameters", "[costmodels]") {
   auto names = Registry<CostModel>::instance().names();
   for (const char* m : kModels) CHECK(std::find(names.begin(), names.end(), m) != names.end());
-  CHECK(Registry<CostModel>::instance().info("xgboost").params.size() == 7);
+  CHECK(Registry<CostModel>::instance().info("xgboost").params.size() == 8);
 }
 
 TEST_CASE("cost models: learn a known ranking of synthetic programs", "[costmodels]") {

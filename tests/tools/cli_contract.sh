@@ -97,5 +97,16 @@ expect_bad_args "unknown cost model" tune --workload gemm:128 --strategy model_b
 expect_bad_args "missing transfer database" tune --workload gemm:128 --strategy model_based --cost-model xgboost \
   --transfer-from /nonexistent/runs.db
 
+# bench --tuned: a tuned configuration of the database replaces the default schedule, still correct.
+tuned_db=$(mktemp -d)/runs.db
+if "$tessel" tune --workload gemm:96 --trials 4 --repeats 2 --db "$tuned_db" > /dev/null 2>&1 &&
+   "$tessel" bench gemm --n 96 --repeats 2 --tuned "$tuned_db" --json 2>/dev/null | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.readline())
+assert obj["workload"] == "gemm:96" and obj["schedule"].startswith("tuned#") and obj["correct"], obj
+'; then pass; else fail "bench --tuned does not run the tuned configuration"; fi
+rm -rf "$(dirname "$tuned_db")"
+expect_bad_args "missing tuned database" bench gemm --n 64 --tuned /nonexistent/runs.db
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
