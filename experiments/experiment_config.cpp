@@ -290,16 +290,7 @@ nlohmann::json yaml_json(const YAML::Node& node) {
 
 }  // namespace
 
-std::string PluginChoice::label() const {
-  if (params.empty()) return name;
-  std::string out = name + "{";
-  bool first = true;
-  for (const auto& [k, v] : params.items()) {
-    out += (first ? "" : ",") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-    first = false;
-  }
-  return out + "}";
-}
+std::string PluginChoice::label() const { return plugin_label(name, params); }
 
 nlohmann::json PluginChoice::to_json() const { return {{"name", name}, {"params", params}}; }
 

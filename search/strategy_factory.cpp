@@ -61,9 +61,10 @@ std::string effective_cost_model(const StrategyChoice& choice) {
 }
 
 std::string run_strategy_label(const StrategyChoice& choice) {
-  std::string model = effective_cost_model(choice);
-  if (model == "none") return choice.strategy;
-  return choice.strategy + "+" + model + (choice.transfer_from.empty() ? "" : "+transfer");
+  std::string strategy = plugin_label(choice.strategy, choice.strategy_params);
+  if (effective_cost_model(choice) == "none") return strategy;
+  return strategy + "+" + plugin_label(choice.cost_model, choice.cost_model_params) +
+         (choice.transfer_from.empty() ? "" : "+transfer");
 }
 
 }  // namespace tessel::search

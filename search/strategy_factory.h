@@ -56,8 +56,9 @@ std::unique_ptr<SearchStrategy> create_strategy(const std::string& strategy, con
 std::string effective_cost_model(const StrategyChoice& choice);
 
 // The strategy name a run with this choice is recorded under (RunKey::strategy), so that runs
-// differing only in their cost model or transfer source never resume each other: "random",
-// "model_based+xgboost", "model_based+xgboost+transfer".
+// differing in their cost model, parameters or transfer source never resume each other: "random",
+// "genetic{pop_size=16}", "model_based+xgboost", "model_based+xgboost{rounds=50}+transfer" (the seed
+// is the run key's own field, so a "seed" parameter is left out).
 std::string run_strategy_label(const StrategyChoice& choice);
 
 }  // namespace tessel::search

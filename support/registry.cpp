@@ -192,4 +192,13 @@ void load_plugin_library(const std::string& path) {
   check_registrations(path, handle, before);
 }
 
+std::string plugin_label(const std::string& name, const nlohmann::json& params) {
+  std::string inside;
+  if (params.is_object())
+    for (const auto& [key, value] : params.items())
+      if (key != "seed")
+        inside += (inside.empty() ? "" : ",") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+  return inside.empty() ? name : name + "{" + inside + "}";
+}
+
 }  // namespace tessel

@@ -52,6 +52,11 @@ class PluginParams {
   nlohmann::json values_;
 };
 
+// A plugin and its parameters as one short name for labels and run keys: "genetic" or
+// "genetic{pop_size=16}" (parameters in key order; a "seed" parameter is left out, since runs keep
+// their seed separately).
+std::string plugin_label(const std::string& name, const nlohmann::json& params);
+
 // Every registered plugin of every kind, for listing (`tessel plugins`).
 std::vector<PluginInfo> all_plugins();
 // Adds a plugin to the catalogue. A second plugin of the same kind and name is refused (returns

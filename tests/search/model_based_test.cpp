@@ -171,6 +171,10 @@ TEST_CASE("the strategy factory wires cost models and rejects bad choices", "[se
   CHECK(run_strategy_label(guided) == "model_based+xgboost");
   guided.transfer_from = "runs.db";
   CHECK(run_strategy_label(guided) == "model_based+xgboost+transfer");
+  // Runs differing only in parameters are different runs; the seed is the run key's own field.
+  guided.strategy_params = {{"epsilon", 0.2}, {"seed", 4}};
+  guided.cost_model_params = {{"rounds", 50}};
+  CHECK(run_strategy_label(guided) == "model_based{epsilon=0.2}+xgboost{rounds=50}+transfer");
 }
 
 namespace {
