@@ -127,6 +127,13 @@ void write_summary_md(const std::string& path, const ExperimentConfig& config, c
   out << "Best GFLOP/s: mean ± sample standard deviation over " << config.seeds.size()
       << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload "
          "(runs that never got there count their whole budget; see reached).\n\n";
+  bool on_hardware = std::any_of(config.configurations.begin(), config.configurations.end(),
+                                 [](const Configuration& c) { return c.measure == "hardware"; });
+  if (on_hardware)
+    out << "Best GFLOP/s is the tuner's own measurement (each candidate alone in a sandboxed child, warm, back "
+           "to back: the best of many such numbers is optimistic); the baseline was measured once in this process "
+           "before tuning. To quote a speedup, re-measure the winners against the baseline in alternation: "
+           "`tessel bench <op> --workload ... --tuned records.db`.\n\n";
   out << "| workload | configuration | best GFLOP/s | baseline | baseline GFLOP/s | speedup | trials to 95% | "
          "reached | errors |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const nlohmann::json& s : summary) {
