@@ -12,6 +12,10 @@ namespace {
 constexpr uint32_t kFirstInputSeed = 2018;  // the TVM paper's year
 constexpr uint32_t kSecondInputSeed = 2019;
 
+OperatorInputs seeded_inputs(int64_t first_elements, int64_t second_elements) {
+  return {random_tensor(first_elements, kFirstInputSeed), random_tensor(second_elements, kSecondInputSeed)};
+}
+
 template <typename Shape>
 CaseSpec conv_like_spec(const char* op, const Workload<Shape>& workload) {
   const Shape& s = workload.shape;
@@ -29,14 +33,29 @@ CaseResult with_schedule(CaseResult result, const TesselSchedule& schedule) {
 
 }  // namespace
 
+OperatorInputs random_inputs(const GemmShape& s) { return seeded_inputs(s.m * s.k, s.k * s.n); }
+OperatorInputs random_inputs(const Conv2dShape& s) {
+  return seeded_inputs(s.n * s.c * s.h * s.w, s.oc * s.reduction_size());
+}
+OperatorInputs random_inputs(const DepthwiseShape& s) { return seeded_inputs(s.n * s.c * s.h * s.w, s.c * s.k * s.k); }
+
+PreparedKernel prepare_baseline(const GemmShape& s, const OperatorInputs& in, int threads) {
+  return prepare_openblas_gemm(s, in.first.data(), in.second.data(), threads);
+}
+PreparedKernel prepare_baseline(const Conv2dShape& s, const OperatorInputs& in, int threads) {
+  return prepare_onednn_conv2d(s, in.first.data(), in.second.data(), threads);
+}
+PreparedKernel prepare_baseline(const DepthwiseShape& s, const OperatorInputs& in, int threads) {
+  return prepare_onednn_depthwise(s, in.first.data(), in.second.data(), threads);
+}
+
 CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, const BenchOptions& options) {
   validate(shape);
-  std::vector<float> a = random_tensor(shape.m * shape.k, kFirstInputSeed);
-  std::vector<float> b = random_tensor(shape.k * shape.n, kSecondInputSeed);
+  OperatorInputs in = random_inputs(shape);
   CaseSpec spec{"gemm", workload, describe(shape), shape.flops(), shape.m * shape.n, shape.k};
   TesselSchedule schedule = schedule_of(workload, options);
-  PreparedKernel tessel = prepare_tessel_gemm(shape, a.data(), b.data(), options.threads, schedule.build);
-  PreparedKernel baseline = prepare_openblas_gemm(shape, a.data(), b.data(), options.threads);
+  PreparedKernel tessel = prepare_tessel_gemm(shape, in.first.data(), in.second.data(), options.threads, schedule.build);
+  PreparedKernel baseline = prepare_baseline(shape, in, options.threads);
   CaseResult result = with_schedule(compare_kernels(spec, tessel, baseline, options), schedule);
   result.openblas_core = openblas_corename();
   return result;
@@ -45,22 +64,21 @@ CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, co
 CaseResult run_conv2d_case(const Workload<Conv2dShape>& workload, const BenchOptions& options) {
   const Conv2dShape& s = workload.shape;
   validate(s);
-  std::vector<float> x = random_tensor(s.n * s.c * s.h * s.w, kFirstInputSeed);
-  std::vector<float> w = random_tensor(s.oc * s.reduction_size(), kSecondInputSeed);
+  OperatorInputs in = random_inputs(s);
   TesselSchedule schedule = schedule_of(workload.name, options);
-  PreparedKernel tessel = prepare_tessel_conv2d(s, x.data(), w.data(), options.threads, schedule.build);
-  PreparedKernel baseline = prepare_onednn_conv2d(s, x.data(), w.data(), options.threads);
+  PreparedKernel tessel = prepare_tessel_conv2d(s, in.first.data(), in.second.data(), options.threads, schedule.build);
+  PreparedKernel baseline = prepare_baseline(s, in, options.threads);
   return with_schedule(compare_kernels(conv_like_spec("conv2d", workload), tessel, baseline, options), schedule);
 }
 
 CaseResult run_depthwise_case(const Workload<DepthwiseShape>& workload, const BenchOptions& options) {
   const DepthwiseShape& s = workload.shape;
   validate(s);
-  std::vector<float> x = random_tensor(s.n * s.c * s.h * s.w, kFirstInputSeed);
-  std::vector<float> w = random_tensor(s.c * s.k * s.k, kSecondInputSeed);
+  OperatorInputs in = random_inputs(s);
   TesselSchedule schedule = schedule_of(workload.name, options);
-  PreparedKernel tessel = prepare_tessel_depthwise(s, x.data(), w.data(), options.threads, schedule.build);
-  PreparedKernel baseline = prepare_onednn_depthwise(s, x.data(), w.data(), options.threads);
+  PreparedKernel tessel =
+      prepare_tessel_depthwise(s, in.first.data(), in.second.data(), options.threads, schedule.build);
+  PreparedKernel baseline = prepare_baseline(s, in, options.threads);
   return with_schedule(compare_kernels(conv_like_spec("depthwise", workload), tessel, baseline, options),
                        schedule);
 }

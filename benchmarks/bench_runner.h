@@ -77,6 +77,22 @@ CaseResult compare_kernels(const CaseSpec& spec, const PreparedKernel& tessel, c
 // Uniform random values in [-1, 1] from a fixed seed, so every run sees the same inputs.
 std::vector<float> random_tensor(int64_t elements, uint32_t seed);
 
+// An operator's random inputs (fixed seeds) in canonical layouts: A[M,K] and B[K,N] of a GEMM; the
+// NCHW data and the OIHW (C×1×K×K) weights of a convolution. Every bench case runs both sides on
+// them, and `tessel tune` times its baseline on them (bench_cases.cpp).
+struct OperatorInputs {
+  std::vector<float> first, second;
+};
+OperatorInputs random_inputs(const GemmShape& shape);
+OperatorInputs random_inputs(const Conv2dShape& shape);
+OperatorInputs random_inputs(const DepthwiseShape& shape);
+
+// The vendor library's kernel on `inputs`: OpenBLAS sgemm, oneDNN convolution, oneDNN grouped
+// convolution for depthwise.
+PreparedKernel prepare_baseline(const GemmShape& shape, const OperatorInputs& inputs, int threads);
+PreparedKernel prepare_baseline(const Conv2dShape& shape, const OperatorInputs& inputs, int threads);
+PreparedKernel prepare_baseline(const DepthwiseShape& shape, const OperatorInputs& inputs, int threads);
+
 // The three benchmark cases (bench_cases.cpp): Tessel against OpenBLAS sgemm, oneDNN conv2d and
 // oneDNN depthwise (grouped) convolution.
 CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, const BenchOptions& options);

@@ -37,9 +37,7 @@ std::vector<double> normalized_throughput(const std::vector<double>& throughput)
 void check_choice(const std::string& model, const std::string& param, const std::string& value,
                   const std::vector<std::string>& valid) {
   if (std::find(valid.begin(), valid.end(), value) != valid.end()) return;
-  std::string list;
-  for (const std::string& v : valid) list += (list.empty() ? "" : ", ") + v;
-  user_error("cost model '", model, "': parameter '", param, "' is '", value, "'; valid values: ", list);
+  user_error("cost model '", model, "': parameter '", param, "' is '", value, "'; valid values: ", join_list(valid));
 }
 
 }  // namespace tessel

@@ -28,12 +28,6 @@ const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", 
                                             "backend",   "measure", "batch",    "transfer_from"};
 const std::vector<std::string> kScalarKeys = {"name", "description", "seeds", "repeats", "threads", "timeout"};
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // Carries the file name so every message can say where.
 struct Reader {
   std::string path;
@@ -153,7 +147,7 @@ class Loader {
     for (const auto& kv : root_) {
       std::string key = r_.string(kv.first, "a key");
       if (std::find(valid.begin(), valid.end(), key) == valid.end())
-        r_.fail(kv.first, "unknown key '", key, "'; valid keys: ", join(valid));
+        r_.fail(kv.first, "unknown key '", key, "'; valid keys: ", join_list(valid));
     }
     if (!root_["name"]) r_.fail(root_, "the config has no 'name'");
     if (!root_["workloads"]) r_.fail(root_, "the config has no 'workloads'");

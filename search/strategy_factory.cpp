@@ -28,10 +28,9 @@ std::unique_ptr<SearchStrategy> create_bare_strategy(const StrategyChoice& choic
 bool is_none(const std::string& cost_model) { return cost_model.empty() || cost_model == "none"; }
 
 [[noreturn]] void throw_missing_cost_model(const std::string& strategy) {
-  std::string valid;
-  for (const std::string& name : Registry<CostModel>::instance().names()) valid += (valid.empty() ? "" : ", ") + name;
   user_error("strategy \"", strategy, "\" ranks candidates with a cost model, but none was given: pass one with ",
-             "--cost-model NAME (or cost_model: NAME in an experiment config); valid cost models: ", valid);
+             "--cost-model NAME (or cost_model: NAME in an experiment config); valid cost models: ",
+             join_list(Registry<CostModel>::instance().names()));
 }
 
 }  // namespace

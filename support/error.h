@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tessel {
 
@@ -25,6 +26,13 @@ std::string concat(const Parts&... parts) {
   return out.str();
 }
 }  // namespace detail
+
+// "a, b, c": the valid names, values or keys an error message lists.
+inline std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
 
 // Throws UserError with the parts streamed together: user_error("split factor ", f, " must be > 0").
 template <typename... Parts>

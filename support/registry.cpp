@@ -57,11 +57,7 @@ bool matches(ParamType t, const nlohmann::json& v) {
   return false;
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "(none)" : out;
-}
+std::string join_names(const std::vector<std::string>& names) { return names.empty() ? "(none)" : join_list(names); }
 
 }  // namespace
 

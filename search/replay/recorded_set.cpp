@@ -127,13 +127,13 @@ bool RecordedSet::contains(const std::string& workload, const std::string& space
 }
 
 const RecordedWorkload& RecordedSet::workload(const std::string& workload, const std::string& space) const {
-  std::string recorded;
+  std::vector<std::string> recorded;
   for (const RecordedWorkload& w : workloads_) {
     if (w.workload == workload && w.space == space) return w;
-    recorded += (recorded.empty() ? "" : ", ") + w.workload + " (" + w.space + ")";
+    recorded.push_back(w.workload + " (" + w.space + ")");
   }
   user_error("recorded set '", path_, "' has no workload ", workload, " in space ", space,
-             "; it records: ", recorded.empty() ? "nothing" : recorded);
+             "; it records: ", recorded.empty() ? "nothing" : join_list(recorded));
 }
 
 void RecordedSet::put(RecordedWorkload recorded) {
@@ -164,13 +164,13 @@ std::string resolve_recorded_set(const std::string& set) {
     if (!fs::exists(set)) user_error("recorded set file '", set, "' does not exist");
     return set;
   }
-  std::string looked;
+  std::vector<std::string> looked;
   for (const fs::path& dir : search_dirs()) {
     fs::path candidate = dir / (set + ".json");
     if (fs::exists(candidate)) return candidate.string();
-    looked += (looked.empty() ? "" : ", ") + candidate.string();
+    looked.push_back(candidate.string());
   }
-  user_error("no recorded set named '", set, "'; looked for ", looked);
+  user_error("no recorded set named '", set, "'; looked for ", join_list(looked));
 }
 
 }  // namespace tessel::search

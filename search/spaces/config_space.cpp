@@ -53,9 +53,9 @@ void ConfigSpace::add(Knob knob) {
 size_t ConfigSpace::knob_position(const std::string& name) const {
   for (size_t i = 0; i < knobs_.size(); ++i)
     if (knobs_[i].name == name) return i;
-  std::string valid;
-  for (const Knob& k : knobs_) valid += (valid.empty() ? "" : ", ") + k.name;
-  user_error("unknown knob '", name, "'; this space has: ", valid);
+  std::vector<std::string> valid;
+  for (const Knob& k : knobs_) valid.push_back(k.name);
+  user_error("unknown knob '", name, "'; this space has: ", join_list(valid));
 }
 
 const Knob& ConfigSpace::knob(const std::string& name) const { return knobs_[knob_position(name)]; }

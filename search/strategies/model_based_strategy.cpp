@@ -164,20 +164,20 @@ class ModelBasedStrategy : public SearchStrategy {
   // threads: lowering is most of a round's time, and programs lower independently. (The default
   // is one: on the shared 2-vCPU development machine two threads measured slower, not faster.)
   void cache_features(const std::vector<uint64_t>& indices) {
-    std::vector<uint64_t> todo;
+    std::vector<uint64_t> uncached;
     std::unordered_set<uint64_t> seen;
     for (uint64_t i : indices)
-      if (!features_.count(i) && seen.insert(i).second) todo.push_back(i);
-    if (todo.empty()) return;
-    if (features_.size() + todo.size() > kMaxCachedCandidates) features_.clear();
-    std::vector<std::optional<ProgramFeatures>> out(todo.size());
+      if (!features_.count(i) && seen.insert(i).second) uncached.push_back(i);
+    if (uncached.empty()) return;
+    if (features_.size() + uncached.size() > kMaxCachedCandidates) features_.clear();
+    std::vector<std::optional<ProgramFeatures>> out(uncached.size());
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     auto work = [&] {
-      for (size_t k; (k = next.fetch_add(1)) < todo.size();) {
+      for (size_t k; (k = next.fetch_add(1)) < uncached.size();) {
         try {
-          out[k] = lower_features(todo[k]);
+          out[k] = lower_features(uncached[k]);
         } catch (...) {
           std::lock_guard<std::mutex> lock(failure_mutex);
           failure = std::current_exception();
@@ -185,11 +185,11 @@ class ModelBasedStrategy : public SearchStrategy {
       }
     };
     std::vector<std::thread> helpers;
-    for (size_t t = 1; t < std::min<size_t>(o_.threads, todo.size()); ++t) helpers.emplace_back(work);
+    for (size_t t = 1; t < std::min<size_t>(o_.threads, uncached.size()); ++t) helpers.emplace_back(work);
     work();
     for (std::thread& t : helpers) t.join();
     if (failure) std::rethrow_exception(failure);
-    for (size_t k = 0; k < todo.size(); ++k) features_.emplace(todo[k], std::move(out[k]));
+    for (size_t k = 0; k < uncached.size(); ++k) features_.emplace(uncached[k], std::move(out[k]));
   }
 
   std::optional<ProgramFeatures> lower_features(uint64_t index) const {
@@ -203,16 +203,17 @@ class ModelBasedStrategy : public SearchStrategy {
   // Model scores of `indices` under the current fit, cached for the round.
   std::vector<double> score(const std::vector<uint64_t>& indices) {
     cache_features(indices);
-    std::vector<ProgramFeatures> todo;
-    std::vector<uint64_t> todo_index;
+    std::vector<ProgramFeatures> unscored;
+    std::vector<uint64_t> unscored_index;
+    std::unordered_set<uint64_t> seen;
     for (uint64_t i : indices) {
-      if (round_scores_.count(i) || std::find(todo_index.begin(), todo_index.end(), i) != todo_index.end()) continue;
+      if (round_scores_.count(i) || !seen.insert(i).second) continue;
       const ProgramFeatures* f = features(i);
       if (!f) round_scores_[i] = kUnlowerable;
-      else todo.push_back(*f), todo_index.push_back(i);
+      else unscored.push_back(*f), unscored_index.push_back(i);
     }
-    std::vector<double> predicted = todo.empty() ? std::vector<double>{} : cost_model()->predict(todo);
-    for (size_t k = 0; k < todo.size(); ++k) round_scores_[todo_index[k]] = predicted[k];
+    std::vector<double> predicted = unscored.empty() ? std::vector<double>{} : cost_model()->predict(unscored);
+    for (size_t k = 0; k < unscored.size(); ++k) round_scores_[unscored_index[k]] = predicted[k];
     std::vector<double> out;
     for (uint64_t i : indices) out.push_back(round_scores_.at(i));
     return out;
