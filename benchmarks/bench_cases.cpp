@@ -54,7 +54,8 @@ CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, co
   OperatorInputs in = random_inputs(shape);
   CaseSpec spec{"gemm", workload, describe(shape), shape.flops(), shape.m * shape.n, shape.k};
   TesselSchedule schedule = schedule_of(workload, options);
-  PreparedKernel tessel = prepare_tessel_gemm(shape, in.first.data(), in.second.data(), options.threads, schedule.build);
+  PreparedKernel tessel =
+      prepare_tessel_gemm(shape, in.first.data(), in.second.data(), options.threads, schedule.build);
   PreparedKernel baseline = prepare_baseline(shape, in, options.threads);
   CaseResult result = with_schedule(compare_kernels(spec, tessel, baseline, options), schedule);
   result.openblas_core = openblas_corename();

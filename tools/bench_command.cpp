@@ -58,8 +58,12 @@ BenchOptions options_from(const BenchArgs& args) {
     // Checked here, before anything is measured; open() would create a missing file.
     if (!std::filesystem::is_regular_file(args.tuned))
       user_error("--tuned ", args.tuned, ": no such records database (write one with tessel tune --db)");
-    auto db = std::make_shared<search::RecordsDb>(search::RecordsDb::open(args.tuned));
-    options.schedule_for = [db](const std::string& workload) { return tuned_schedule(*db, workload); };
+    // Read once: every case of the command looks up its workload in the same records.
+    auto best =
+        std::make_shared<std::vector<search::TrialRecord>>(search::RecordsDb::open(args.tuned).best_per_task());
+    options.schedule_for = [best, path = args.tuned](const std::string& workload) {
+      return tuned_schedule(*best, path, workload);
+    };
   }
   return options;
 }

@@ -36,15 +36,16 @@ std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const 
 
 }  // namespace
 
-TesselSchedule tuned_schedule(const search::RecordsDb& db, const std::string& workload) {
-  for (const search::TrialRecord& best : db.best_per_task()) {
-    if (best.run.workload != workload || best.run.space != "template") continue;
+TesselSchedule tuned_schedule(const std::vector<search::TrialRecord>& best, const std::string& db_path,
+                              const std::string& workload) {
+  for (const search::TrialRecord& record : best) {
+    if (record.run.workload != workload || record.run.space != "template") continue;
     auto task = std::make_shared<search::Task>(search::Task::create(workload, "template"));
-    search::Config config = task->space().from_json(best.config);
+    search::Config config = task->space().from_json(record.config);
     return {[task, config](const ops::OpInstance& op) { return compile_tuned(*task, config, op); },
             "tuned#" + std::to_string(config.index())};
   }
-  std::cerr << "note: " << db.path() << " has no correct trial of " << workload
+  std::cerr << "note: " << db_path << " has no correct trial of " << workload
             << " in the template space; it runs its default schedule\n";
   return {};
 }

@@ -10,10 +10,12 @@
 
 namespace tessel::tools {
 
-// The best tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...) in
-// `db`, labelled "tuned#<config index>"; the default schedule, with a note on stderr, when the
-// database has no correct trial of it. Throws UserError when the recorded configuration no longer
-// fits the template (e.g. the template changed since the database was written).
-TesselSchedule tuned_schedule(const search::RecordsDb& db, const std::string& workload);
+// The best tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...)
+// among `best` (RecordsDb::best_per_task() of the database at `db_path`), labelled
+// "tuned#<config index>"; the default schedule, with a note on stderr, when the database has no
+// correct trial of it. Throws UserError when the recorded configuration no longer fits the
+// template (e.g. the template changed since the database was written).
+TesselSchedule tuned_schedule(const std::vector<search::TrialRecord>& best, const std::string& db_path,
+                              const std::string& workload);
 
 }  // namespace tessel::tools
