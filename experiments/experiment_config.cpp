@@ -26,7 +26,8 @@ namespace {
 // The keys any of which may be a list (a grid axis), and the others.
 const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model", "trials",
                                             "backend",   "measure", "batch",    "transfer_from"};
-const std::vector<std::string> kScalarKeys = {"name", "description", "seeds", "repeats", "threads", "timeout"};
+const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds", "repeats",
+                                              "threads", "timeout",     "select"};
 
 // Carries the file name so every message can say where.
 struct Reader {
@@ -170,6 +171,7 @@ class Loader {
     if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", 1));
     if (root_["threads"]) config.measure.threads = static_cast<int>(r_.integer(root_["threads"], "threads", 1));
     if (root_["timeout"]) config.measure.timeout_s = r_.number(root_["timeout"], "timeout");
+    if (root_["select"]) config.measure.select = static_cast<int>(r_.integer(root_["select"], "select", 0));
   }
 
   std::vector<Point> expand(const std::vector<Point>& points, const std::string& key) {

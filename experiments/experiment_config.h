@@ -14,6 +14,8 @@
 //   batch: 8                          # configurations measured per batch (default 8)
 //   transfer_from: none               # records db for transfer learning  (default none)
 //   repeats: 5, threads: 2, timeout: 10   # hardware measurement options (not grid keys)
+//   select: 0                         # final selection: candidates re-measured after each run
+//                                     # with the default configuration (search/selection.h)
 //
 // A plugin is a name or {name: ..., params: {...}}. Everything is checked on load, before any
 // work: unknown keys, unknown plugins or parameters (with the valid names), wrong types and
@@ -57,7 +59,7 @@ struct RunSpec {
 };
 
 struct MeasureSettings {
-  int repeats = 5, threads = 2;
+  int repeats = 5, threads = 2, select = 0;
   double timeout_s = 10;
 };
 

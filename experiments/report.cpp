@@ -46,6 +46,26 @@ nlohmann::json stats_json(const Stats& s) {
   return {{"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
 }
 
+// The final selections of the runs: mean re-measured GFLOP/s of the chosen configurations, its
+// speedup, and how many runs chose the template's default; null when no run had a selection.
+nlohmann::json chosen_summary(const std::vector<const RunResult*>& runs, const WorkloadBaseline* baseline) {
+  std::vector<double> chosen;
+  int64_t defaults = 0;
+  for (const RunResult* r : runs) {
+    if (r->chosen_gflops <= 0) continue;
+    chosen.push_back(r->chosen_gflops);
+    defaults += r->chosen_default;
+  }
+  if (chosen.empty()) return nullptr;
+  Stats s = stats_of(chosen);
+  bool has_baseline = baseline && baseline->gflops > 0;
+  return {{"mean_gflops", s.mean},
+          {"spread", s.stddev},
+          {"speedup", has_baseline ? nlohmann::json(s.mean / baseline->gflops) : nlohmann::json(nullptr)},
+          {"runs", chosen.size()},
+          {"default_chosen", defaults}};
+}
+
 nlohmann::json configuration_summary(const Configuration& c, const std::vector<const RunResult*>& runs,
                                      double experiment_best, const WorkloadBaseline* baseline) {
   std::vector<double> bests, to95, errors;
@@ -74,13 +94,31 @@ nlohmann::json configuration_summary(const Configuration& c, const std::vector<c
           {"trials_to_95pct", t95.mean},
           {"trials_to_95pct_stats", stats_json(t95)},
           {"reached_95pct", reached},
-          {"mean_errors", stats_of(errors).mean}};
+          {"mean_errors", stats_of(errors).mean},
+          {"chosen", chosen_summary(runs, baseline)}};
 }
 
 std::string fixed(double v, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << v;
   return out.str();
+}
+
+// The final selections' table, when the runs had any.
+void write_selection_md(std::ostream& out, const nlohmann::json& summary) {
+  bool any = std::any_of(summary.begin(), summary.end(), [](const nlohmann::json& s) { return !s["chosen"].is_null(); });
+  if (!any) return;
+  out << "\n## Final selection\n\nEach run re-measured its fastest configurations and the template's default in "
+         "alternation and chose the fastest over those rounds; chosen GFLOP/s is that re-measured time.\n\n"
+         "| workload | configuration | chosen GFLOP/s | speedup | default chosen |\n|---|---|---|---|---|\n";
+  for (const nlohmann::json& s : summary) {
+    const nlohmann::json& c = s["chosen"];
+    if (c.is_null()) continue;
+    out << "| " << s["workload"].get<std::string>() << " | " << s["label"].get<std::string>() << " | "
+        << fixed(c["mean_gflops"], 1) << " ± " << fixed(c["spread"], 1) << " | "
+        << (c["speedup"].is_null() ? "-" : fixed(c["speedup"], 2) + "×") << " | " << c["default_chosen"].get<int64_t>()
+        << "/" << c["runs"].get<int64_t>() << " |\n";
+  }
 }
 
 }  // namespace
@@ -145,6 +183,7 @@ void write_summary_md(const std::string& path, const ExperimentConfig& config, c
         << fixed(s["trials_to_95pct"], 1) << " | " << s["reached_95pct"].get<int64_t>() << "/"
         << s["seeds"].get<int64_t>() << " | " << fixed(s["mean_errors"], 1) << " |\n";
   }
+  write_selection_md(out, summary);
 }
 
 }  // namespace tessel::experiments

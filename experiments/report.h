@@ -1,6 +1,7 @@
 // The outputs an experiment computes from its runs: curves.csv (best-so-far GFLOP/s after every
 // trial of every run), summary.json and summary.md (per configuration, over its seeds: the mean
-// best GFLOP/s and its spread, the vendor baseline beside it, and trials_to_95pct).
+// best GFLOP/s and its spread, the vendor baseline beside it, and trials_to_95pct; with a final
+// selection, the chosen configurations' re-measured GFLOP/s too).
 //
 // trials_to_95pct is, for one run, the first trial whose best-so-far reaches 95% of the best
 // GFLOP/s found by ANY run of the experiment on the same workload; a configuration reports its
@@ -23,6 +24,10 @@ struct RunResult {
   RunSpec spec;
   std::vector<double> curve;  // best-so-far GFLOP/s after each trial
   int64_t errors = 0;
+  // The final selection's choice (search/selection.h), when the config asks for one: its
+  // re-measured GFLOP/s (0: none) and whether it is the template's default configuration.
+  double chosen_gflops = 0;
+  bool chosen_default = false;
   double best_gflops() const { return curve.empty() ? 0 : curve.back(); }
 };
 

@@ -56,7 +56,7 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
           {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
-                               {"timeout_s", config.measure.timeout_s}}}};
+                               {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select}}}};
 }
 
 // The tasks, measure sources and baselines of an experiment, each made once and shared by runs.
@@ -140,6 +140,7 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   tune.batch = static_cast<size_t>(c.batch);
   tune.progress = false;
   tune.learn_from_other_runs = false;
+  tune.select.candidates = config.measure.select;
   search::RunKey key{c.workload, c.space.label(), c.label, spec.seed};
   auto show = [&](const search::TuneReport& r) {
     if (options.progress)
@@ -149,7 +150,8 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   };
   search::Tuner tuner(task, *strategy, key, &db, tune);
   search::TuneReport report = tuner.run(baseline.baseline, &bench.source(c), show);
-  return {spec, report.curve, report.errors};
+  const search::SelectionRecord* chosen = report.chosen();
+  return {spec, report.curve, report.errors, chosen ? chosen->gflops : 0, chosen && chosen->origin == "default"};
 }
 
 void plot(const fs::path& out, std::ostream* progress) {

@@ -29,7 +29,8 @@ Tuner::Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* 
   strategy_.bind(task_);
 }
 
-void Tuner::account(const TrialRecord& record, TuneReport& report) const {
+void Tuner::account(const TrialRecord& record, TuneReport& report) {
+  run_trials_.push_back(record);
   ++report.trials;
   if (!record.result.ok()) ++report.errors;
   else if (!report.best || record.result.timing.median_us < report.best_us()) report.best = record;
@@ -75,6 +76,7 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
                       const std::function<void(const TuneReport&)>& on_batch) {
   TuneReport report;
   report.baseline = baseline;
+  run_trials_.clear();
   resume(report);
   std::unique_ptr<Measurer> hardware;
   if (!source) source = (hardware = std::make_unique<Measurer>(task_, options_.measure)).get();
@@ -98,6 +100,8 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
     if (on_batch) on_batch(report);
   }
   bar.finish();
+  report.selection = select_final(task_, run_, run_trials_, *source, options_.select);
+  if (db_) db_->append_selection(report.selection);
   return report;
 }
 

@@ -8,6 +8,10 @@
 // that must not see each other, so it turns `learn_from_other_runs` off: each run then learns only
 // its own earlier trials.
 //
+// With TuneOptions::select on, the run ends with a final selection (selection.h): its fastest
+// configurations and the template's default are re-measured in alternation, and the fastest over
+// those rounds is the run's choice, recorded in the database's selections table.
+//
 // Measurements come from a MeasureSource (measure/measure_source.h): by default a hardware
 // Measurer made from TuneOptions::measure, or any source given to run(), e.g. a replay of a
 // recorded set (replay/replay_measurer.h).
@@ -23,6 +27,7 @@
 
 #include "search/measure/measurer.h"
 #include "search/records/records_db.h"
+#include "search/selection.h"
 #include "search/strategies/search_strategy.h"
 #include "search/task.h"
 
@@ -34,6 +39,7 @@ struct TuneOptions {
   MeasureOptions measure;
   bool progress = true;  // the progress line (only ever drawn on a terminal)
   bool learn_from_other_runs = true;  // on resume, also tell the strategy other runs' trials
+  SelectOptions select{0, 3};  // final selection; off unless select.candidates > 0
 };
 
 // The vendor library's time for the same workload, measured in the same process before tuning.
@@ -49,10 +55,15 @@ struct TuneReport {
   std::optional<TrialRecord> best;  // the run's fastest Ok trial
   Baseline baseline;
   std::vector<double> curve;  // best-so-far GFLOP/s after each trial of the run (0 until one is Ok)
+  std::vector<SelectionRecord> selection;  // the final selection's candidates (empty when off)
 
   double best_us() const { return best ? best->result.timing.median_us : 0; }
   double best_gflops() const { return best ? best->gflops : 0; }
-  double speedup() const { return best && baseline.median_us > 0 ? baseline.median_us / best_us() : 0; }
+  // The run's choice: the final selection's when it ran, else the search's fastest trial.
+  const SelectionRecord* chosen() const { return chosen_candidate(selection); }
+  double chosen_us() const { return chosen() ? chosen()->median_us : best_us(); }
+  double chosen_gflops() const { return chosen() ? chosen()->gflops : best_gflops(); }
+  double speedup() const { return chosen_us() > 0 && baseline.median_us > 0 ? baseline.median_us / chosen_us() : 0; }
 };
 
 class Tuner {
@@ -66,7 +77,7 @@ class Tuner {
 
  private:
   void resume(TuneReport& report);
-  void account(const TrialRecord& record, TuneReport& report) const;
+  void account(const TrialRecord& record, TuneReport& report);
   std::vector<TrialRecord> measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
                                          const MeasureSource& source) const;
 
@@ -75,6 +86,7 @@ class Tuner {
   RunKey run_;
   RecordsDb* db_;
   TuneOptions options_;
+  std::vector<TrialRecord> run_trials_;  // this run's trials, resumed ones included
 };
 
 }  // namespace tessel::search

@@ -34,7 +34,7 @@ void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_option("--threads", args->threads, "threads for both Tessel and the baseline")->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
   cmd->add_option("--tuned", args->tuned,
-                  "records database (tessel tune/experiment): run each workload's best tuned configuration");
+                  "records database (tessel tune/experiment): run each workload's chosen tuned configuration");
 }
 
 bool given(const CLI::App* cmd, const std::string& name) {
@@ -59,11 +59,8 @@ BenchOptions options_from(const BenchArgs& args) {
     if (!std::filesystem::is_regular_file(args.tuned))
       user_error("--tuned ", args.tuned, ": no such records database (write one with tessel tune --db)");
     // Read once: every case of the command looks up its workload in the same records.
-    auto best =
-        std::make_shared<std::vector<search::TrialRecord>>(search::RecordsDb::open(args.tuned).best_per_task());
-    options.schedule_for = [best, path = args.tuned](const std::string& workload) {
-      return tuned_schedule(*best, path, workload);
-    };
+    auto choices = std::make_shared<TunedChoices>(TunedChoices::read(args.tuned));
+    options.schedule_for = [choices](const std::string& workload) { return tuned_schedule(*choices, workload); };
   }
   return options;
 }

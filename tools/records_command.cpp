@@ -1,6 +1,7 @@
 // `tessel records`: reads and moves the trials of a records database (search/records/).
 //   tessel records list   --db FILE [--workload W] [--json]   every trial
 //   tessel records best   --db FILE [--json]                  the fastest correct trial per task
+//   tessel records chosen --db FILE [--json]                  the final selection's choice per task
 //   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default)
 //   tessel records import --db FILE FILE.jsonl                appends JSON lines
 #include <filesystem>
@@ -52,6 +53,21 @@ void list(const RecordsArgs& a) {
 
 void best(const RecordsArgs& a) { print_rows(open_existing(a.db).best_per_task(), a.json); }
 
+void chosen(const RecordsArgs& a) {
+  std::vector<search::SelectionRecord> choices = open_existing(a.db).chosen_per_task();
+  if (a.json) {
+    for (const auto& c : choices) std::cout << c.to_json().dump() << "\n";
+    return;
+  }
+  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(30) << "strategy"
+            << std::setw(6) << "seed" << std::setw(10) << "config" << std::setw(9) << "origin" << std::setw(8)
+            << "rounds" << std::setw(12) << "median_us" << "GFLOP/s\n";
+  for (const auto& c : choices)
+    std::cout << std::setw(24) << c.run.workload << std::setw(10) << c.run.space << std::setw(30) << c.run.strategy
+              << std::setw(6) << c.run.seed << std::setw(10) << ("#" + std::to_string(c.config_index)) << std::setw(9)
+              << c.origin << std::setw(8) << c.rounds << std::setw(12) << c.median_us << c.gflops << "\n";
+}
+
 void export_lines(const RecordsArgs& a) {
   search::RecordsDb db = open_existing(a.db);
   std::ofstream file;
@@ -100,6 +116,9 @@ void add_records_command(CLI::App& app) {
   l->add_option("--workload", args->workload, "only this workload");
   l->add_flag("--json", args->json, "one JSON object per trial");
   subcommand(records, "best", "the fastest correct trial of each task", args, best)
+      ->add_flag("--json", args->json, "one JSON object per task");
+  subcommand(records, "chosen", "the configuration each task's final selection chose (tessel tune --select)", args,
+             chosen)
       ->add_flag("--json", args->json, "one JSON object per task");
   subcommand(records, "export", "every trial as JSON lines", args, export_lines)
       ->add_option("--out", args->out, "file to write (default: stdout)");

@@ -2,6 +2,8 @@
 // schedule found; with --json the last line is the run's summary as one JSON object. The vendor
 // baseline (OpenBLAS for GEMM, oneDNN for convolutions) is measured first, in the same process,
 // after re-executing without the machine's OpenBLAS presets (benchmarks/bench_environment.h).
+// The run ends with a final selection (search/selection.h) unless --select 0; best_us and speedup
+// are then the chosen configuration's, re-measured.
 // The strategy, its cost model and transfer source are made by search/strategy_factory.h.
 //   tessel tune --workload C6 --space template --strategy random --trials 64 --db runs.db
 //   tessel tune --workload C6 --strategy model_based --cost-model xgboost --transfer-from old.db
@@ -29,7 +31,7 @@ struct TuneArgs {
   std::string cost_model = "none", transfer_from;
   std::vector<std::string> cost_model_params;  // key=value for the cost model
   int64_t trials = 64, batch = 8, seed = 0;
-  int threads = 2, repeats = 5;
+  int threads = 2, repeats = 5, select = 4;
   double timeout_s = 10;
   bool json = false;
   int first_lines = 24;
@@ -64,6 +66,7 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
   if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
   if (!(args.timeout_s > 0)) user_error("--timeout must be > 0 seconds, got ", args.timeout_s);
+  if (args.select < 0) user_error("--select must be >= 0 (0: no final selection), got ", args.select);
   search::TuneOptions options;
   options.trials = args.trials;
   options.batch = static_cast<size_t>(args.batch);
@@ -71,7 +74,19 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.compile_threads = args.threads;
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
+  options.select.candidates = args.select;
   return options;
+}
+
+// The final selection's candidates, one line each, the chosen one marked.
+void print_selection(const search::TuneReport& report) {
+  if (report.selection.empty()) return;
+  std::cout << "final selection (" << report.selection.front().rounds << " alternating rounds):\n";
+  for (const search::SelectionRecord& c : report.selection) {
+    std::cout << (c.chosen ? "  * " : "    ") << "#" << c.config_index << " (" << c.origin << "): ";
+    if (c.median_us > 0) std::cout << c.median_us << " us, " << c.gflops << " GFLOP/s\n";
+    else std::cout << "failed in a round\n";
+  }
 }
 
 void print_best(const search::Task& task, const search::TuneReport& report, int first_lines) {
@@ -80,14 +95,16 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
     return;
   }
   const search::TrialRecord& best = *report.best;
-  search::Config config = task.space().from_json(best.config);
   std::cout << "best of " << report.trials << " trials on " << task.workload().name << ": " << best.gflops
             << " GFLOP/s, " << best.result.timing.median_us << " us (spread " << best.result.timing.spread_pct
             << "%), " << report.errors << " errors\n";
+  print_selection(report);
+  const search::SelectionRecord* chosen = report.chosen();
+  search::Config config = task.space().from_json(chosen ? chosen->config : best.config);
   if (report.baseline.median_us > 0)
     std::cout << "baseline " << report.baseline.name << ": " << report.baseline.median_us << " us; speedup "
-              << report.speedup() << "x\n";
-  std::cout << "config #" << config.index() << ": " << config.describe() << "\n";
+              << report.speedup() << "x (" << (chosen ? "chosen" : "best") << " configuration)\n";
+  std::cout << (chosen ? "chosen" : "best") << " config #" << config.index() << ": " << config.describe() << "\n";
   std::istringstream program(to_string(task.lower(config)));
   std::string line;
   for (int n = 0; n < first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";
@@ -97,9 +114,13 @@ void print_json(const TuneArgs& args, const std::string& cost_model, const searc
   nlohmann::ordered_json line = {{"workload", args.workload},         {"space", args.space},
                                  {"strategy", args.strategy},         {"cost_model", cost_model},
                                  {"trials", report.trials},           {"errors", report.errors},
-                                 {"best_us", report.best_us()},       {"best_gflops", report.best_gflops()},
+                                 {"best_us", report.chosen_us()},     {"best_gflops", report.chosen_gflops()},
                                  {"baseline", report.baseline.name},  {"baseline_us", report.baseline.median_us},
-                                 {"speedup", report.speedup()}};
+                                 {"speedup", report.speedup()},       {"search_best_us", report.best_us()}};
+  const search::SelectionRecord* chosen = report.chosen();
+  line["chosen"] = chosen ? nlohmann::ordered_json{{"config_index", chosen->config_index}, {"origin", chosen->origin},
+                                                   {"rounds", chosen->rounds}}
+                          : nlohmann::ordered_json(nullptr);
   std::cout << line.dump() << "\n";
 }
 
@@ -142,6 +163,10 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--threads", args->threads, "threads of the kernels and of compilation")->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed samples per candidate")->capture_default_str();
   cmd->add_option("--timeout", args->timeout_s, "seconds a candidate may run")->capture_default_str();
+  cmd->add_option("--select", args->select,
+                  "final selection: re-measure this many fastest configurations and the default in alternation "
+                  "and choose among them (0: the search's fastest trial)")
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }

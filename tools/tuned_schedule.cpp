@@ -34,18 +34,27 @@ std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const 
   return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op());
 }
 
+TesselSchedule schedule_of(const std::string& workload, const nlohmann::json& knobs, const std::string& suffix) {
+  auto task = std::make_shared<search::Task>(search::Task::create(workload, "template"));
+  search::Config config = task->space().from_json(knobs);
+  return {[task, config](const ops::OpInstance& op) { return compile_tuned(*task, config, op); },
+          "tuned#" + std::to_string(config.index()) + suffix};
+}
+
 }  // namespace
 
-TesselSchedule tuned_schedule(const std::vector<search::TrialRecord>& best, const std::string& db_path,
-                              const std::string& workload) {
-  for (const search::TrialRecord& record : best) {
-    if (record.run.workload != workload || record.run.space != "template") continue;
-    auto task = std::make_shared<search::Task>(search::Task::create(workload, "template"));
-    search::Config config = task->space().from_json(record.config);
-    return {[task, config](const ops::OpInstance& op) { return compile_tuned(*task, config, op); },
-            "tuned#" + std::to_string(config.index())};
-  }
-  std::cerr << "note: " << db_path << " has no correct trial of " << workload
+TunedChoices TunedChoices::read(const std::string& db_path) {
+  search::RecordsDb db = search::RecordsDb::open(db_path);
+  return {db_path, db.chosen_per_task(), db.best_per_task()};
+}
+
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload) {
+  auto ours = [&](const search::RunKey& run) { return run.workload == workload && run.space == "template"; };
+  for (const search::SelectionRecord& c : choices.chosen)
+    if (ours(c.run)) return schedule_of(workload, c.config, c.origin == "default" ? ":default" : "");
+  for (const search::TrialRecord& record : choices.best)
+    if (ours(record.run)) return schedule_of(workload, record.config, "");
+  std::cerr << "note: " << choices.db_path << " has no correct trial of " << workload
             << " in the template space; it runs its default schedule\n";
   return {};
 }

@@ -10,12 +10,21 @@
 
 namespace tessel::tools {
 
-// The best tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...)
-// among `best` (RecordsDb::best_per_task() of the database at `db_path`), labelled
-// "tuned#<config index>"; the default schedule, with a note on stderr, when the database has no
-// correct trial of it. Throws UserError when the recorded configuration no longer fits the
+// What a records database says to run for each tuned workload, read once per command.
+struct TunedChoices {
+  std::string db_path;
+  std::vector<search::SelectionRecord> chosen;  // RecordsDb::chosen_per_task()
+  std::vector<search::TrialRecord> best;        // RecordsDb::best_per_task()
+
+  static TunedChoices read(const std::string& db_path);
+};
+
+// The tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...) in the
+// template space: the configuration a final selection chose (search/selection.h), else the fastest
+// correct trial; labelled "tuned#<config index>" ("…:default" when the selection chose the
+// template's default configuration). The default schedule, with a note on stderr, when the
+// database has neither. Throws UserError when the recorded configuration no longer fits the
 // template (e.g. the template changed since the database was written).
-TesselSchedule tuned_schedule(const std::vector<search::TrialRecord>& best, const std::string& db_path,
-                              const std::string& workload);
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload);
 
 }  // namespace tessel::tools

@@ -35,6 +35,28 @@ CREATE TABLE trials (
 CREATE INDEX trials_by_task ON trials (workload, space, config_index);
 )sql";
 
+// Added in schema version 2; a version-1 file gets it on open (nothing else changed).
+constexpr const char* kSelectionsSchema = R"sql(
+CREATE TABLE selections (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  workload TEXT NOT NULL,
+  space TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  seed INTEGER NOT NULL,
+  config_index INTEGER NOT NULL,
+  config TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  rounds INTEGER NOT NULL,
+  median_us REAL NOT NULL,
+  gflops REAL NOT NULL,
+  chosen INTEGER NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+)sql";
+
+constexpr const char* kSelectionColumns =
+    "workload, space, strategy, seed, config_index, config, origin, rounds, median_us, gflops, chosen, created_at";
+
 constexpr const char* kColumns =
     "workload, space, strategy, seed, trial, config_index, config, status, median_us, min_us, max_us, spread_pct, "
     "repeats, gflops, max_abs_err, compile_s, error, created_at";
@@ -44,8 +66,9 @@ constexpr const char* kColumns =
              "); it was left untouched: pass another --db path, or move the file away");
 }
 
-// Reads the meta table without writing anything; refuses a foreign or newer file.
-void check_ours(const sql::Connection& db) {
+// Reads the meta table without writing anything; refuses a foreign or newer file. Returns the
+// file's schema version.
+int check_ours(const sql::Connection& db) {
   std::string application, version;
   try {
     sql::Statement read(db, "SELECT key, value FROM meta WHERE key IN ('application_id', 'schema_version')");
@@ -55,17 +78,27 @@ void check_ours(const sql::Connection& db) {
   }
   if (application != RecordsDb::kApplicationId)
     refuse(db.path(), "its meta table names application '" + application + "'");
-  if (version != std::to_string(RecordsDb::kSchemaVersion))
-    user_error("records database '", db.path(), "' has schema version ", version, "; this Tessel reads version ",
-               RecordsDb::kSchemaVersion, " only. Use the Tessel that wrote it, or another --db path");
+  if (version != "1" && version != std::to_string(RecordsDb::kSchemaVersion))
+    user_error("records database '", db.path(), "' has schema version ", version, "; this Tessel reads versions 1 to ",
+               RecordsDb::kSchemaVersion, ". Use the Tessel that wrote it, or another --db path");
+  return std::stoi(version);
 }
 
 void create_schema(sql::Connection& db) {
   db.exec("BEGIN");
   db.exec(kSchema);
+  db.exec(kSelectionsSchema);
   sql::Statement meta(db, "INSERT INTO meta (key, value) VALUES (?, ?)");
   meta.bind(1, std::string("application_id")).bind(2, std::string(RecordsDb::kApplicationId)).run();
   meta.bind(1, std::string("schema_version")).bind(2, std::to_string(RecordsDb::kSchemaVersion)).run();
+  db.exec("COMMIT");
+}
+
+// Version 1 → 2 adds the selections table; the trials are untouched.
+void upgrade_from_version_1(sql::Connection& db) {
+  db.exec("BEGIN IMMEDIATE");
+  db.exec(kSelectionsSchema);
+  db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
   db.exec("COMMIT");
 }
 
@@ -94,7 +127,7 @@ RecordsDb RecordsDb::open(const std::string& path) {
   if (!fresh && !std::filesystem::is_regular_file(path, error)) refuse(path, "it is not a regular file");
   sql::Connection db(path, fresh);
   if (fresh) create_schema(db);
-  else check_ours(db);
+  else if (check_ours(db) == 1) upgrade_from_version_1(db);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");  // in WAL mode still safe against a killed process
   return RecordsDb(std::move(db));
@@ -136,6 +169,46 @@ std::vector<TrialRecord> RecordsDb::task_trials(const std::string& workload, con
 }
 
 std::vector<TrialRecord> RecordsDb::all() const { return query("ORDER BY id", {}); }
+
+void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates) {
+  if (candidates.empty()) return;
+  db_.exec("BEGIN IMMEDIATE");
+  try {
+    sql::Statement insert(db_, std::string("INSERT INTO selections (") + kSelectionColumns +
+                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+    for (const SelectionRecord& c : candidates) {
+      insert.bind(1, c.run.workload).bind(2, c.run.space).bind(3, c.run.strategy).bind(4, c.run.seed);
+      insert.bind(5, static_cast<int64_t>(c.config_index)).bind(6, c.config.dump()).bind(7, c.origin);
+      insert.bind(8, static_cast<int64_t>(c.rounds)).bind(9, c.median_us).bind(10, c.gflops);
+      insert.bind(11, static_cast<int64_t>(c.chosen)).run();
+    }
+  } catch (...) {
+    db_.exec("ROLLBACK");
+    throw;
+  }
+  db_.exec("COMMIT");
+}
+
+std::vector<SelectionRecord> RecordsDb::chosen_per_task() const {
+  sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns +
+                                 ", MIN(median_us) FROM selections WHERE chosen = 1 AND median_us > 0 "
+                                 "GROUP BY workload, space ORDER BY workload, space");
+  std::vector<SelectionRecord> out;
+  while (select.step()) {
+    SelectionRecord c;
+    c.run = {select.column_text(0), select.column_text(1), select.column_text(2), select.column_int(3)};
+    c.config_index = static_cast<uint64_t>(select.column_int(4));
+    c.config = nlohmann::json::parse(select.column_text(5), nullptr, false);
+    c.origin = select.column_text(6);
+    c.rounds = static_cast<int>(select.column_int(7));
+    c.median_us = select.column_double(8);
+    c.gflops = select.column_double(9);
+    c.chosen = select.column_int(10) != 0;
+    c.created_at = select.column_text(11);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
 
 std::vector<TrialRecord> RecordsDb::best_per_task() const {
   // SQLite returns the bare columns of the row holding MIN() in an aggregate query.

@@ -21,7 +21,7 @@ namespace tessel::search {
 class RecordsDb {
  public:
   static constexpr const char* kApplicationId = "tessel-records";
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;  // version-1 files are upgraded on open
 
   // Creates the file if it does not exist (or is empty); otherwise checks it is ours.
   static RecordsDb open(const std::string& path);
@@ -33,6 +33,12 @@ class RecordsDb {
   std::vector<TrialRecord> all() const;
   // The fastest Ok trial of each (workload, space), ordered by workload.
   std::vector<TrialRecord> best_per_task() const;
+
+  // The candidates of one run's final selection (search/selection.h), in one transaction.
+  void append_selection(const std::vector<SelectionRecord>& candidates);
+  // Of each (workload, space) that went through a final selection, the chosen candidate with the
+  // shortest re-measured time (over all its runs), ordered by workload.
+  std::vector<SelectionRecord> chosen_per_task() const;
 
   const std::string& path() const { return db_.path(); }
 

@@ -26,6 +26,13 @@ nlohmann::ordered_json TrialRecord::to_json() const {
           {"created_at", created_at}};
 }
 
+nlohmann::ordered_json SelectionRecord::to_json() const {
+  return {{"workload", run.workload}, {"space", run.space},     {"strategy", run.strategy},
+          {"seed", run.seed},         {"config_index", config_index}, {"config", config},
+          {"origin", origin},         {"rounds", rounds},       {"median_us", median_us},
+          {"gflops", gflops},         {"chosen", chosen},       {"created_at", created_at}};
+}
+
 TrialRecord TrialRecord::from_json(const nlohmann::json& json) {
   auto field = [&](const char* name) -> const nlohmann::json& {
     if (!json.is_object() || !json.contains(name)) user_error("trial record lacks the field \"", name, "\"");

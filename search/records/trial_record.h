@@ -30,4 +30,21 @@ struct TrialRecord {
   static TrialRecord from_json(const nlohmann::json& json);
 };
 
+// One candidate of a run's final selection (search/selection.h): a configuration re-measured in
+// alternation with the other candidates after the search, so that the run's choice does not rest on
+// one measurement taken at one moment of a machine whose speed drifts.
+struct SelectionRecord {
+  RunKey run;
+  uint64_t config_index = 0;
+  nlohmann::json config;      // the knob values
+  std::string origin;         // "search" (one of the run's fastest trials) or "default" (the template's)
+  int rounds = 0;             // re-measurements, each the median of the measurer's samples
+  double median_us = 0;       // median over the rounds; 0 when a round failed
+  double gflops = 0;
+  bool chosen = false;        // the run's choice: the fastest candidate
+  std::string created_at;     // UTC, ISO 8601; filled in by the database
+
+  nlohmann::ordered_json to_json() const;
+};
+
 }  // namespace tessel::search

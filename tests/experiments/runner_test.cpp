@@ -89,3 +89,31 @@ TEST_CASE("a replay experiment writes every output and resumes", "[experiments][
   ExperimentConfig other = ExperimentConfig::parse("name: other\nworkloads: D7\nmeasure: replay:small_cpu\n", "o.yaml");
   CHECK_THROWS_WITH(run_experiment(other, options), Catch::Contains("holds the results of experiment 'replay_smoke'"));
 }
+
+TEST_CASE("an experiment with a final selection reports each run's choice", "[experiments][runner]") {
+  test::ScratchDir dir;
+  ExperimentConfig config = ExperimentConfig::parse(
+      "name: chosen\nworkloads: [D7, C9]\ntrials: 8\nseeds: [0, 1]\nmeasure: replay:small_cpu\nselect: 2\n", "c.yaml");
+  RunnerOptions options;
+  options.out_dir = dir.file("out");
+  options.plots = false;
+  nlohmann::json summary = run_experiment(config, options);
+  REQUIRE(summary.size() == 2);
+  search::RecordedSet set = search::RecordedSet::load(search::resolve_recorded_set("small_cpu"));
+  for (const nlohmann::json& s : summary) {
+    const nlohmann::json& chosen = s["chosen"];
+    REQUIRE(chosen.is_object());
+    CHECK(chosen["runs"] == 2);
+    // Replay answers exactly, and the candidates include each run's best: the choice is never slower.
+    CHECK(chosen["mean_gflops"].get<double>() >= s["mean_best_gflops"].get<double>() * (1 - 1e-9));
+    CHECK(chosen["speedup"].get<double>() ==
+          Approx(chosen["mean_gflops"].get<double>() / s["baseline"]["gflops"].get<double>()));
+  }
+  std::vector<search::SelectionRecord> choices =
+      search::RecordsDb::open((fs::path(options.out_dir) / "records.db").string()).chosen_per_task();
+  CHECK(choices.size() == 2);
+  std::ifstream md(fs::path(options.out_dir) / "summary.md");
+  std::stringstream text;
+  text << md.rdbuf();
+  CHECK_THAT(text.str(), Catch::Contains("## Final selection"));
+}

@@ -1,0 +1,102 @@
+// The tuner's final selection (search/selection.h).
+#include "search/selection.h"
+
+#include <algorithm>
+#include <set>
+
+#include "support/error.h"
+
+namespace tessel::search {
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The fastest `count` distinct configurations among the Ok trials, fastest first.
+std::vector<const TrialRecord*> fastest_trials(const std::vector<TrialRecord>& trials, int count) {
+  std::vector<const TrialRecord*> ok;
+  for (const TrialRecord& t : trials)
+    if (t.result.ok()) ok.push_back(&t);
+  std::stable_sort(ok.begin(), ok.end(), [](const TrialRecord* a, const TrialRecord* b) {
+    return a->result.timing.median_us < b->result.timing.median_us;
+  });
+  std::vector<const TrialRecord*> out;
+  std::set<uint64_t> seen;
+  for (const TrialRecord* t : ok) {
+    if (static_cast<int>(out.size()) == count) break;
+    if (seen.insert(t->config_index).second) out.push_back(t);
+  }
+  return out;
+}
+
+SelectionRecord candidate(const RunKey& run, const Config& config, const char* origin) {
+  SelectionRecord c;
+  c.run = run;
+  c.config_index = config.index();
+  c.config = config.to_json()["knobs"];
+  c.origin = origin;
+  return c;
+}
+
+}  // namespace
+
+std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
+                                          const std::vector<TrialRecord>& run_trials, const MeasureSource& source,
+                                          const SelectOptions& options) {
+  if (options.candidates < 0 || options.rounds < 1)
+    user_error("final selection: needs candidates >= 0 and rounds >= 1, got ", options.candidates, " and ",
+               options.rounds);
+  std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates);
+  if (fastest.empty()) return {};
+  std::vector<Config> configs;
+  std::vector<SelectionRecord> candidates;
+  for (const TrialRecord* t : fastest) {
+    configs.push_back(task.space().get(t->config_index));
+    candidates.push_back(candidate(run, configs.back(), "search"));
+  }
+  Config default_config = task.schedule_template().default_config();
+  bool default_found = std::any_of(fastest.begin(), fastest.end(), [&](const TrialRecord* t) {
+    return t->config_index == default_config.index();
+  });
+  if (default_found) {
+    for (SelectionRecord& c : candidates)
+      if (c.config_index == default_config.index()) c.origin = "default";
+  } else {
+    configs.push_back(default_config);
+    candidates.push_back(candidate(run, default_config, "default"));
+  }
+
+  std::vector<std::vector<double>> times(configs.size());
+  std::vector<bool> failed(configs.size(), false);
+  for (int round = 0; round < options.rounds; ++round) {
+    std::vector<MeasureResult> results = source.measure(configs);
+    for (size_t i = 0; i < configs.size(); ++i) {
+      if (results[i].ok()) times[i].push_back(results[i].timing.median_us);
+      else failed[i] = true;
+    }
+  }
+  double flops = task.workload().flops();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    candidates[i].rounds = options.rounds;
+    if (failed[i]) continue;  // a candidate must run correctly every time to be chosen
+    candidates[i].median_us = median(times[i]);
+    candidates[i].gflops = flops / candidates[i].median_us * 1e-3;
+  }
+  SelectionRecord* best = nullptr;
+  for (SelectionRecord& c : candidates)
+    if (c.median_us > 0 && (!best || c.median_us < best->median_us)) best = &c;
+  if (best) best->chosen = true;
+  return candidates;
+}
+
+const SelectionRecord* chosen_candidate(const std::vector<SelectionRecord>& candidates) {
+  for (const SelectionRecord& c : candidates)
+    if (c.chosen) return &c;
+  return nullptr;
+}
+
+}  // namespace tessel::search
