@@ -1,7 +1,6 @@
 // Registration of the libtorch cost models; their code is loaded on first use (support/torch_library.h).
 #include "costmodels/neural_models.h"
 
-#include "support/error.h"
 #include "support/torch_library.h"
 
 namespace tessel {
@@ -25,28 +24,19 @@ NeuralModelOptions options_from(const PluginParams& p) {
 std::vector<ParamSpec> neural_params() {
   NeuralModelOptions d;
   return {
-      {"loss", ParamType::String, d.loss, "pairwise (RankNet), listwise (ListNet) or mse"},
-      {"epochs", ParamType::Int, d.epochs, "full-batch training steps per fit"},
-      {"learning_rate", ParamType::Float, d.learning_rate, "Adam learning rate"},
-      {"hidden", ParamType::Int, d.hidden, "hidden layer width / GRU state size"},
+      {"loss", ParamType::String, d.loss, "training loss: pairwise is RankNet, listwise ListNet, mse regression",
+       Allowed::one_of({"pairwise", "listwise", "mse"})},
+      {"epochs", ParamType::Int, d.epochs, "full-batch training steps per fit", Allowed::at_least(1)},
+      {"learning_rate", ParamType::Float, d.learning_rate, "Adam learning rate", Allowed::above(0)},
+      {"hidden", ParamType::Int, d.hidden, "hidden layer width / GRU state size", Allowed::at_least(1).at_most(4096)},
       {"seed", ParamType::Int, d.seed, "random seed of initialization"},
   };
 }
 
 }  // namespace
 
-void check_neural_options(const std::string& model, const NeuralModelOptions& o) {
-  check_choice(model, "loss", o.loss, {"pairwise", "listwise", "mse"});
-  if (o.epochs < 1) user_error("cost model '", model, "': parameter 'epochs' must be >= 1, got ", o.epochs);
-  if (!(o.learning_rate > 0))
-    user_error("cost model '", model, "': parameter 'learning_rate' must be > 0, got ", o.learning_rate);
-  if (o.hidden < 1 || o.hidden > 4096)
-    user_error("cost model '", model, "': parameter 'hidden' must be in [1, 4096], got ", o.hidden);
-}
-
 std::unique_ptr<CostModel> create_neural_cost_model(const std::string& model, const NeuralModelOptions& options) {
   check_choice("(neural)", "name", model, {"mlp", "treegru"});
-  check_neural_options(model, options);
   auto create = torch_library().function<NeuralFactory>(kFactorySymbol);
   return std::unique_ptr<CostModel>(create(model.c_str(), &options));
 }

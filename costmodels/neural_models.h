@@ -22,11 +22,9 @@ struct NeuralModelOptions {
   int seed = 0;
 };
 
-// Throws UserError naming the valid values unless every option of `model` is in range.
-void check_neural_options(const std::string& model, const NeuralModelOptions& options);
-
 // Creates "mlp" or "treegru", loading libtessel_torch.so on first use; throws UserError
-// if it cannot be loaded.
+// if it cannot be loaded. The options are taken as given: their valid ranges are declared by the
+// plugins' parameters, which the registry checks when a model is created by name.
 std::unique_ptr<CostModel> create_neural_cost_model(const std::string& model, const NeuralModelOptions& options);
 
 }  // namespace tessel

@@ -41,16 +41,6 @@ class FeatureMatrix {
   DMatrixHandle handle_ = nullptr;
 };
 
-void check_options(const XGBoostOptions& o) {
-  check_choice("xgboost", "objective", o.objective, {"rank:pairwise", "reg:squarederror"});
-  if (o.rounds < 1) user_error("cost model 'xgboost': parameter 'rounds' must be >= 1, got ", o.rounds);
-  if (o.max_depth < 1) user_error("cost model 'xgboost': parameter 'max_depth' must be >= 1, got ", o.max_depth);
-  if (!(o.eta > 0 && o.eta <= 1)) user_error("cost model 'xgboost': parameter 'eta' must be in (0, 1], got ", o.eta);
-  if (!(o.min_child_weight >= 0))
-    user_error("cost model 'xgboost': parameter 'min_child_weight' must be >= 0, got ", o.min_child_weight);
-  if (o.nthread < 1) user_error("cost model 'xgboost': parameter 'nthread' must be >= 1, got ", o.nthread);
-}
-
 void set_params(BoosterHandle booster, const XGBoostOptions& o) {
   const std::pair<const char*, std::string> params[] = {
       {"objective", o.objective},
@@ -68,9 +58,7 @@ void set_params(BoosterHandle booster, const XGBoostOptions& o) {
 }  // namespace
 
 XGBoostModel::XGBoostModel(XGBoostOptions options)
-    : options_(std::move(options)), dropped_(select_flat_features(options_.drop_features)) {
-  check_options(options_);
-}
+    : options_(std::move(options)), dropped_(select_flat_features(options_.drop_features)) {}
 
 void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
   check_fit_input(name(), x, throughput);
@@ -104,12 +92,13 @@ std::vector<double> XGBoostModel::predict(const std::vector<ProgramFeatures>& x)
 
 TESSEL_REGISTER_PLUGIN(CostModel, xgboost, "gradient-boosted trees over program features (XGBoost, AutoTVM's GBT)",
     (std::vector<ParamSpec>{
-        {"objective", ParamType::String, "rank:pairwise", "rank:pairwise or reg:squarederror"},
-        {"rounds", ParamType::Int, 100, "boosting rounds"},
-        {"max_depth", ParamType::Int, 6, "maximum tree depth"},
-        {"eta", ParamType::Float, 0.3, "learning rate"},
-        {"min_child_weight", ParamType::Float, 1.0, "minimum hessian sum in a leaf"},
-        {"nthread", ParamType::Int, 1, "threads XGBoost trains with"},
+        {"objective", ParamType::String, "rank:pairwise", "training objective: ranking or regression",
+         Allowed::one_of({"rank:pairwise", "reg:squarederror"})},
+        {"rounds", ParamType::Int, 100, "boosting rounds", Allowed::at_least(1)},
+        {"max_depth", ParamType::Int, 6, "maximum tree depth", Allowed::at_least(1)},
+        {"eta", ParamType::Float, 0.3, "learning rate", Allowed::above(0).at_most(1)},
+        {"min_child_weight", ParamType::Float, 1.0, "minimum hessian sum in a leaf", Allowed::at_least(0)},
+        {"nthread", ParamType::Int, 1, "threads XGBoost trains with", Allowed::at_least(1)},
         {"seed", ParamType::Int, 0, "random seed"},
         {"drop_features", ParamType::String, "",
          "ablation: comma-separated feature groups to hide, e.g. level or stride,touched_bytes,reuse"},

@@ -22,7 +22,8 @@ struct XGBoostOptions {
 
 class XGBoostModel : public CostModel {
  public:
-  // Throws UserError for options outside their valid ranges, naming the valid values.
+  // Takes the options as given: their valid ranges are declared by the "xgboost" plugin's
+  // parameters, which the registry checks when the model is created by name.
   explicit XGBoostModel(XGBoostOptions options);
   std::string name() const override { return "xgboost"; }
   void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;

@@ -83,9 +83,6 @@ namespace {
 std::unique_ptr<OpSchedule> make_depthwise_schedule(const PluginParams& p) {
   int64_t limit = p.get_int("reg_n_limit");
   std::string where = p.get_string("pad");
-  if (limit <= 0) user_error("schedule depthwise: reg_n_limit ", limit, " must be positive");
-  if (where != "inline" && where != "root" && where != "row")
-    user_error("schedule depthwise: pad '", where, "' is not one of inline, root, row");
   PadPlacement pad = where == "root"  ? PadPlacement::Root
                      : where == "row" ? PadPlacement::PerRow
                                       : PadPlacement::Inline;
@@ -94,9 +91,11 @@ std::unique_ptr<OpSchedule> make_depthwise_schedule(const PluginParams& p) {
 }
 
 const std::vector<ParamSpec> kDepthwiseParams = {
-    {"reg_n_limit", ParamType::Int, 14, "most output columns per register tile (blocked layout)"},
-    {"pad", ParamType::String, "inline", "where padding runs: root (whole input first), row (per output row), "
-                                         "inline (bounds tests, partitioned out of interior tiles)"}};
+    {"reg_n_limit", ParamType::Int, 14, "most output columns per register tile (blocked layout)", Allowed::at_least(1)},
+    {"pad", ParamType::String, "inline",
+     "where padding runs: root (whole input first), row (per output row), inline (bounds tests, partitioned out of "
+     "interior tiles)",
+     Allowed::one_of({"inline", "root", "row"})}};
 
 }  // namespace
 

@@ -4,9 +4,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 #include "support/error.h"
 
@@ -47,6 +50,41 @@ const char* type_name(ParamType t) {
   return "?";
 }
 
+// The type as the error message asks for it.
+const char* type_wanted(ParamType t) {
+  switch (t) {
+    case ParamType::Int: return "an integer";
+    case ParamType::Float: return "a number";
+    case ParamType::Bool: return "true or false";
+    case ParamType::String: return "a string";
+  }
+  return "?";
+}
+
+bool is_numeric(ParamType t) { return t == ParamType::Int || t == ParamType::Float; }
+
+// A bound as written in messages and listings: 4096, 0.5, 1e-09.
+std::string format_bound(double v) {
+  std::ostringstream out;
+  out << std::setprecision(15) << v;
+  return out.str();
+}
+
+// A bound as JSON: an integer for Int parameters, so `plugins --json` says 1 rather than 1.0.
+nlohmann::json bound_json(double v, ParamType type) {
+  if (type == ParamType::Int && v == std::floor(v)) return static_cast<int64_t>(v);
+  return v;
+}
+
+// A range no value can satisfy: [2, 1], or (1, 1].
+bool admits_nothing(const Allowed& a) {
+  if (!a.min || !a.max) return false;
+  return a.min->value > a.max->value || (a.min->value == a.max->value && (a.min->open || a.max->open));
+}
+
+// A given value as messages show it: strings quoted, numbers as given.
+std::string shown(const nlohmann::json& value) { return value.dump(); }
+
 bool matches(ParamType t, const nlohmann::json& v) {
   switch (t) {
     case ParamType::Int: return v.is_number_integer();
@@ -61,11 +99,59 @@ std::string join_names(const std::vector<std::string>& names) { return names.emp
 
 }  // namespace
 
+bool Allowed::admits(const nlohmann::json& value) const {
+  if (value.is_number()) {
+    double v = value.get<double>();
+    if (min && (min->open ? !(v > min->value) : !(v >= min->value))) return false;
+    if (max && (max->open ? !(v < max->value) : !(v <= max->value))) return false;
+    return true;
+  }
+  if (value.is_string() && !choices.empty())
+    return std::find(choices.begin(), choices.end(), value.get<std::string>()) != choices.end();
+  return true;
+}
+
+std::string Allowed::describe() const {
+  if (!choices.empty()) return "valid values: " + join_list(choices);
+  if (min && max)
+    return "valid range: " + std::string(min->open ? "(" : "[") + format_bound(min->value) + ", " +
+           format_bound(max->value) + (max->open ? ")" : "]");
+  if (min) return "valid range: " + std::string(min->open ? "> " : ">= ") + format_bound(min->value);
+  if (max) return "valid range: " + std::string(max->open ? "< " : "<= ") + format_bound(max->value);
+  return "";
+}
+
+nlohmann::json Allowed::to_json(ParamType type) const {
+  nlohmann::json out = nlohmann::json::object();
+  if (min) out[min->open ? "exclusive_min" : "min"] = bound_json(min->value, type);
+  if (max) out[max->open ? "exclusive_max" : "max"] = bound_json(max->value, type);
+  if (!choices.empty()) out["choices"] = choices;
+  return out;
+}
+
+std::string param_spec_problem(const ParamSpec& spec) {
+  const Allowed& a = spec.allowed;
+  if ((a.min || a.max) && !is_numeric(spec.type))
+    return "declares a range, which only int and float parameters can have";
+  if (!a.choices.empty() && spec.type != ParamType::String)
+    return "declares choices, which only string parameters can have";
+  if (admits_nothing(a))
+    return "has an empty range (" + a.describe() + ")";
+  if (!matches(spec.type, spec.default_value))
+    return "has default " + shown(spec.default_value) + ", which is not " + type_wanted(spec.type);
+  if (!a.admits(spec.default_value))
+    return "has default " + shown(spec.default_value) + ", outside its own " + a.describe();
+  return "";
+}
+
 nlohmann::json PluginInfo::to_json() const {
   nlohmann::json params_json = nlohmann::json::array();
-  for (const ParamSpec& p : params)
-    params_json.push_back({{"name", p.name}, {"type", type_name(p.type)}, {"default", p.default_value},
-                           {"description", p.description}});
+  for (const ParamSpec& p : params) {
+    nlohmann::json param = {{"name", p.name}, {"type", type_name(p.type)}, {"default", p.default_value},
+                            {"description", p.description}};
+    param.update(p.allowed.to_json(p.type));
+    params_json.push_back(param);
+  }
   nlohmann::json out = {{"kind", kind}, {"name", name}, {"description", description}, {"params", params_json}};
   auto library = plugin_libraries().find(kind + "/" + name);  // only plugins from a plugin library
   if (library != plugin_libraries().end()) out["library"] = library->second;
@@ -102,6 +188,21 @@ std::vector<PluginInfo> all_plugins() {
   return out;
 }
 
+namespace {
+
+// Every message about a given value has this form, so users meet one wording whatever the plugin:
+//   parameter 'eta' of cost_model 'xgboost' is 0; valid range: (0, 1]
+void check_value(const PluginInfo& info, const ParamSpec& spec, const nlohmann::json& value) {
+  auto fail = [&](const std::string& what_is_valid) {
+    user_error("parameter '", spec.name, "' of ", info.kind, " '", info.name, "' is ", shown(value), "; ",
+               what_is_valid);
+  };
+  if (!matches(spec.type, value)) fail(std::string("it must be ") + type_wanted(spec.type));
+  if (!spec.allowed.admits(value)) fail(spec.allowed.describe());
+}
+
+}  // namespace
+
 PluginParams::PluginParams(const PluginInfo& info, const nlohmann::json& given) : info_(&info) {
   values_ = nlohmann::json::object();
   for (const ParamSpec& spec : info.params) values_[spec.name] = spec.default_value;
@@ -114,9 +215,7 @@ PluginParams::PluginParams(const PluginInfo& info, const nlohmann::json& given) 
     auto spec = std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& s) { return s.name == key; });
     if (spec == info.params.end())
       user_error(info.kind, " '", info.name, "' has no parameter '", key, "'; valid parameters: ", join_names(valid));
-    if (!matches(spec->type, value))
-      user_error("parameter '", key, "' of ", info.kind, " '", info.name, "' must be a ", type_name(spec->type),
-                 ", got ", value.dump());
+    check_value(info, *spec, value);
     values_[key] = value;
   }
 }
@@ -154,6 +253,17 @@ std::string plugin_file(const std::string& path) {
   return path.find('/') == std::string::npos ? "./" + path : path;
 }
 
+// A plugin whose parameter declarations contradict themselves would fail on its own defaults:
+// refuse it when it is loaded, naming the declaration to fix.
+void check_specs(const std::string& path, const PluginInfo& info) {
+  for (const ParamSpec& spec : info.params) {
+    std::string problem = param_spec_problem(spec);
+    if (!problem.empty())
+      user_error("plugin library '", path, "': parameter '", spec.name, "' of ", info.kind, " '", info.name, "' ",
+                 problem, "; fix its ParamSpec");
+  }
+}
+
 // Throws if the library just loaded registered nothing or clashed with existing names.
 void check_registrations(const std::string& path, void* handle, const RegistrationLog& before) {
   const RegistrationLog& after = registration_log();
@@ -167,8 +277,10 @@ void check_registrations(const std::string& path, void* handle, const Registrati
   }
   // The catalogue only grows, so this library's plugins are its last entries.
   auto& all = catalogue();
-  for (size_t i = all.size() - (after.added - before.added); i < all.size(); ++i)
+  for (size_t i = all.size() - (after.added - before.added); i < all.size(); ++i) {
     plugin_libraries()[all[i].kind + "/" + all[i].name] = path;
+    check_specs(path, all[i]);
+  }
 }
 
 }  // namespace

@@ -4,13 +4,18 @@
 // and parameters fail with the list of valid ones. Plugins built out of tree register the same way
 // from a shared library loaded with load_plugin_library().
 //
+// A parameter may also declare which values it allows (a numeric range, or a list of strings):
+// the registry then checks given values against it with one message format, and `tessel plugins`
+// shows it, so plugins do not each write and word their own checks.
+//
 //   TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 JIT for the host CPU",
-//       {{"opt_level", ParamType::Int, 3, "LLVM optimization level"}},
+//       {{"opt_level", ParamType::Int, 3, "LLVM optimization level", Allowed::at_least(0).at_most(3)}},
 //       [](const PluginParams& p) { return std::make_unique<LlvmCpuBackend>(p.get_int("opt_level")); });
 #pragma once
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <typeindex>
 #include <vector>
@@ -21,12 +26,50 @@ namespace tessel {
 
 enum class ParamType { Int, Float, Bool, String };
 
+// One end of a numeric range; an open end excludes its value ("> 0" rather than ">= 0").
+struct ParamBound {
+  double value;
+  bool open = false;
+};
+
+// The values a parameter allows, beyond its type: a numeric range (Int and Float parameters;
+// either end may be missing) or a list of choices (String parameters). Built by chaining:
+// Allowed::at_least(1) for >= 1, Allowed::above(0).at_most(1) for (0, 1], Allowed{}.below(8) for
+// < 8, Allowed::one_of({"pairwise", "mse"}). Empty allows every value of the type.
+struct Allowed {
+  std::optional<ParamBound> min, max;
+  std::vector<std::string> choices;
+
+  static Allowed at_least(double v) { return Allowed{ParamBound{v, false}, std::nullopt, {}}; }
+  static Allowed above(double v) { return Allowed{ParamBound{v, true}, std::nullopt, {}}; }
+  static Allowed one_of(std::vector<std::string> values) { return Allowed{std::nullopt, std::nullopt, std::move(values)}; }
+  // The upper end, closed or open.
+  Allowed at_most(double v) const { return Allowed{min, ParamBound{v, false}, choices}; }
+  Allowed below(double v) const { return Allowed{min, ParamBound{v, true}, choices}; }
+
+  bool empty() const { return !min && !max && choices.empty(); }
+  // Whether a value (already of the parameter's type) is allowed.
+  bool admits(const nlohmann::json& value) const;
+  // What is allowed, in words: "valid range: >= 1", "valid range: (0, 1]", "valid values: pairwise,
+  // mse"; empty if anything goes. Error messages and `tessel plugins` both show it.
+  std::string describe() const;
+  // The constraint as JSON keys: "min" or "exclusive_min", "max" or "exclusive_max", "choices".
+  nlohmann::json to_json(ParamType type) const;
+};
+
 struct ParamSpec {
   std::string name;
   ParamType type;
   nlohmann::json default_value;
   std::string description;
+  Allowed allowed = {};  // checked by PluginParams; empty: any value of the type
 };
+
+// What is wrong with a parameter's own declaration, or "" if nothing: a range on a parameter that
+// is not Int or Float, choices on one that is not a String, or a default its constraint refuses.
+// load_plugin_library refuses a library declaring such a parameter; the registry tests check
+// the built-in plugins.
+std::string param_spec_problem(const ParamSpec& spec);
 
 struct PluginInfo {
   std::string kind;  // "backend", "schedule", "strategy", ...
@@ -36,7 +79,9 @@ struct PluginInfo {
   nlohmann::json to_json() const;
 };
 
-// Parameters of one plugin instance, checked against its specs with defaults filled in.
+// Parameters of one plugin instance, checked against its specs with defaults filled in. A given
+// value of the wrong type or outside its spec's Allowed values is a UserError naming the plugin,
+// the parameter, the value and what is valid.
 class PluginParams {
  public:
   PluginParams(const PluginInfo& info, const nlohmann::json& given);

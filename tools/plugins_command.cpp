@@ -1,5 +1,6 @@
 // `tessel plugins`: lists the plugin registry, as a table or as one JSON array; plugins loaded
-// with --plugin show the library they came from.
+// with --plugin show the library they came from, and parameters with declared ranges or choices
+// show them.
 #include <iostream>
 
 #include "support/registry.h"
@@ -8,6 +9,13 @@
 namespace tessel::tools {
 
 namespace {
+
+// "eta = 0.3  learning rate; valid range: (0, 1]": the default, then what the user may give.
+void print_param(const ParamSpec& param) {
+  std::cout << "      " << param.name << " = " << param.default_value.dump() << "  " << param.description;
+  if (!param.allowed.empty()) std::cout << "; " << param.allowed.describe();
+  std::cout << "\n";
+}
 
 void print_table(const std::vector<PluginInfo>& plugins) {
   std::string kind;
@@ -18,8 +26,7 @@ void print_table(const std::vector<PluginInfo>& plugins) {
     std::cout << "  " << p.name << " — " << p.description;
     if (listed.contains("library")) std::cout << "  [" << listed["library"].get<std::string>() << "]";
     std::cout << "\n";
-    for (const ParamSpec& param : p.params)
-      std::cout << "      " << param.name << " = " << param.default_value.dump() << "  " << param.description << "\n";
+    for (const ParamSpec& param : p.params) print_param(param);
   }
 }
 

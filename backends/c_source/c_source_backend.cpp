@@ -40,15 +40,13 @@ std::string CSourceBackend::emit(const LoweredFunc& func, const std::string& for
 TESSEL_REGISTER_PLUGIN(Backend, c_source, "C source compiled by the system C compiler with OpenMP (readable kernels)",
                        (std::vector<ParamSpec>{
                            {"compiler", ParamType::String, "cc", "the C compiler to run"},
-                           {"opt_level", ParamType::Int, 2, "optimization level, 0..3"},
+                           {"opt_level", ParamType::Int, 2, "optimization level", Allowed::at_least(0).at_most(3)},
                            {"march", ParamType::String, "native", "value of -march; empty for none"}}),
                        [](const PluginParams& p) {
                          c_source::CCompilerOptions options;
                          options.compiler = p.get_string("compiler");
                          options.opt_level = static_cast<int>(p.get_int("opt_level"));
                          options.march = p.get_string("march");
-                         if (options.opt_level < 0 || options.opt_level > 3)
-                           user_error("c_source: opt_level must be 0..3, got ", options.opt_level);
                          if (options.compiler.empty()) user_error("c_source: 'compiler' must name a C compiler, e.g. cc");
                          return std::make_unique<CSourceBackend>(options);
                        });

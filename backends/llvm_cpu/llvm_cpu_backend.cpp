@@ -19,15 +19,13 @@ std::string LlvmCpuBackend::emit(const LoweredFunc& func, const std::string& for
 
 TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 JIT for the host CPU (AVX-512 when available)",
                        (std::vector<ParamSpec>{
-                           {"opt_level", ParamType::Int, 3, "LLVM optimization level, 0..3"},
+                           {"opt_level", ParamType::Int, 3, "LLVM optimization level", Allowed::at_least(0).at_most(3)},
                            {"fast_math", ParamType::Bool, false,
                             "allow reassociation and no-NaN/Inf assumptions beyond FMA contraction"}}),
                        [](const PluginParams& p) {
                          LlvmCpuOptions options;
                          options.opt_level = static_cast<int>(p.get_int("opt_level"));
                          options.fast_math = p.get_bool("fast_math");
-                         if (options.opt_level < 0 || options.opt_level > 3)
-                           user_error("llvm_cpu: opt_level must be 0..3, got ", options.opt_level);
                          return std::make_unique<LlvmCpuBackend>(options);
                        });
 

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "search/strategies/search_strategy.h"
-#include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -17,10 +16,7 @@ namespace {
 class AnnealingStrategy : public SearchStrategy {
  public:
   AnnealingStrategy(uint64_t seed, double temperature, double cooling)
-      : SearchStrategy(seed), temperature_(temperature), cooling_(cooling) {
-    if (!(temperature > 0)) user_error("strategy annealing: temperature ", temperature, " must be > 0");
-    if (!(cooling > 0 && cooling <= 1)) user_error("strategy annealing: cooling ", cooling, " must be in (0, 1]");
-  }
+      : SearchStrategy(seed), temperature_(temperature), cooling_(cooling) {}
 
  protected:
   std::vector<uint64_t> propose(size_t n) override {
@@ -60,8 +56,8 @@ class AnnealingStrategy : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     seed_param(),
-    {"temperature", ParamType::Float, 0.2, "initial temperature, relative to the current GFLOP/s"},
-    {"cooling", ParamType::Float, 0.9, "temperature factor per batch"}};
+    {"temperature", ParamType::Float, 0.2, "initial temperature, relative to the current GFLOP/s", Allowed::above(0)},
+    {"cooling", ParamType::Float, 0.9, "temperature factor per batch", Allowed::above(0).at_most(1)}};
 
 }  // namespace
 

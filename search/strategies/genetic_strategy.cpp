@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "search/strategies/search_strategy.h"
-#include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -15,10 +14,7 @@ namespace {
 class GeneticStrategy : public SearchStrategy {
  public:
   GeneticStrategy(uint64_t seed, int64_t population, double mutation)
-      : SearchStrategy(seed), population_(population), mutation_(mutation) {
-    if (population < 2) user_error("strategy genetic: population ", population, " must be >= 2");
-    if (!(mutation >= 0 && mutation <= 1)) user_error("strategy genetic: mutation ", mutation, " must be in [0, 1]");
-  }
+      : SearchStrategy(seed), population_(population), mutation_(mutation) {}
 
  protected:
   std::vector<uint64_t> propose(size_t n) override {
@@ -77,8 +73,9 @@ class GeneticStrategy : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     seed_param(),
-    {"population", ParamType::Int, 16, "the best configurations kept as parents"},
-    {"mutation", ParamType::Float, 0.1, "probability that a child's knob takes a random choice"}};
+    {"population", ParamType::Int, 16, "the best configurations kept as parents", Allowed::at_least(2)},
+    {"mutation", ParamType::Float, 0.1, "probability that a child's knob takes a random choice",
+     Allowed::at_least(0).at_most(1)}};
 
 }  // namespace
 

@@ -52,20 +52,6 @@ struct ModelBasedOptions {
   double temperature = 1.0, temperature_end = 0.0, epsilon = 0.05, diversity = 0.1;
 };
 
-void check_options(const ModelBasedOptions& o) {
-  auto fail = [](const char* param, auto value, const char* valid) {
-    user_error("strategy model_based: parameter '", param, "' is ", value, "; it must be ", valid);
-  };
-  if (o.chains < 1) fail("chains", o.chains, ">= 1");
-  if (o.steps < 0) fail("steps", o.steps, ">= 0");
-  if (o.pool < 1) fail("pool", o.pool, ">= 1");
-  if (o.threads < 1) fail("threads", o.threads, ">= 1");
-  if (!(o.temperature >= 0)) fail("temperature", o.temperature, ">= 0");
-  if (!(o.temperature_end >= 0)) fail("temperature_end", o.temperature_end, ">= 0");
-  if (!(o.epsilon >= 0 && o.epsilon <= 1)) fail("epsilon", o.epsilon, "in [0, 1]");
-  if (!(o.diversity >= 0)) fail("diversity", o.diversity, ">= 0");
-}
-
 // A measured configuration as training data.
 struct Measured {
   uint64_t index;
@@ -86,7 +72,7 @@ double score_scale(const std::vector<double>& scores) {
 
 class ModelBasedStrategy : public SearchStrategy {
  public:
-  explicit ModelBasedStrategy(const ModelBasedOptions& o) : SearchStrategy(o.seed), o_(o) { check_options(o); }
+  explicit ModelBasedStrategy(const ModelBasedOptions& o) : SearchStrategy(o.seed), o_(o) {}
   bool uses_cost_model() const override { return true; }
 
  protected:
@@ -321,14 +307,19 @@ class ModelBasedStrategy : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     seed_param(),
-    {"chains", ParamType::Int, 16, "parallel simulated-annealing chains per round"},
-    {"steps", ParamType::Int, 32, "annealing steps of each chain per round"},
-    {"temperature", ParamType::Float, 1.0, "initial temperature, in units of the spread of the starting scores"},
-    {"temperature_end", ParamType::Float, 0.0, "final temperature (linear schedule)"},
-    {"pool", ParamType::Int, 4, "best-scored candidates per batch slot among which the diverse pick chooses"},
-    {"diversity", ParamType::Float, 0.1, "gain per knob value new to the batch (scores scaled to [0, 1])"},
-    {"epsilon", ParamType::Float, 0.05, "probability that a batch slot is a random configuration"},
-    {"threads", ParamType::Int, 1, "threads lowering candidates for features; results do not depend on it"}};
+    {"chains", ParamType::Int, 16, "parallel simulated-annealing chains per round", Allowed::at_least(1)},
+    {"steps", ParamType::Int, 32, "annealing steps of each chain per round", Allowed::at_least(0)},
+    {"temperature", ParamType::Float, 1.0, "initial temperature, in units of the spread of the starting scores",
+     Allowed::at_least(0)},
+    {"temperature_end", ParamType::Float, 0.0, "final temperature (linear schedule)", Allowed::at_least(0)},
+    {"pool", ParamType::Int, 4, "best-scored candidates per batch slot among which the diverse pick chooses",
+     Allowed::at_least(1)},
+    {"diversity", ParamType::Float, 0.1, "gain per knob value new to the batch (scores scaled to [0, 1])",
+     Allowed::at_least(0)},
+    {"epsilon", ParamType::Float, 0.05, "probability that a batch slot is a random configuration",
+     Allowed::at_least(0).at_most(1)},
+    {"threads", ParamType::Int, 1, "threads lowering candidates for features; results do not depend on it",
+     Allowed::at_least(1)}};
 
 std::unique_ptr<SearchStrategy> create(const PluginParams& p) {
   ModelBasedOptions o;

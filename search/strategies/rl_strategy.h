@@ -15,8 +15,9 @@
 // reused batch close to on-policy. Earlier records (on resume) train the policy the same way.
 //
 // The libtorch code lives in libtessel_torch.so (search/strategies/torch/), loaded on the first
-// creation (support/torch_library.h); this part registers the plugin and checks its parameters, so
-// `tessel plugins` lists it without loading libtorch. Deterministic for a seed: the network is
+// creation (support/torch_library.h); this part registers the plugin and declares the valid ranges
+// of its parameters, so `tessel plugins` lists it and the registry checks its parameters without
+// loading libtorch. Deterministic for a seed: the network is
 // initialized from `seed`, sampling draws from the strategy's own generator, and libtorch runs on
 // one thread (which also keeps it off the cores the measured kernels use).
 #pragma once
@@ -38,11 +39,9 @@ struct RlOptions {
   int resample = 8;             // sampling rounds per batch before falling back to random configurations
 };
 
-// Throws UserError naming the parameter unless every option is in range.
-void check_rl_options(const RlOptions& options);
-
 // Creates the strategy, loading libtessel_torch.so on first use; throws UserError if it cannot be
-// loaded or an option is out of range.
+// loaded. The options are taken as given: their valid ranges are declared by the "rl" plugin's
+// parameters, which the registry checks when the strategy is created by name.
 std::unique_ptr<SearchStrategy> create_rl_strategy(const RlOptions& options);
 
 }  // namespace tessel::search

@@ -140,7 +140,7 @@ run = json.loads(sys.stdin.read())
 assert run["strategy"] == "best_neighbour" and run["trials"] == 8, run
 assert run["best_gflops"] > 0 and run["best_us"] > 0, run
 '; then pass; else fail "tune with the plugin: bad JSON line: $out"; fi
-  expect_plugin_error "bad plugin parameter" "radius 0 must be >= 1" \
+  expect_plugin_error "bad plugin parameter" "parameter 'radius' of strategy 'best_neighbour' is 0; valid range: >= 1" \
     --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbour --param radius=0 --trials 1
   expect_plugin_error "unknown strategy lists the plugin" "best_neighbour" \
     --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbor --trials 1

@@ -12,11 +12,11 @@
 #include <optional>
 
 #include "search/strategies/search_strategy.h"
-#include "support/error.h"
 #include "support/registry.h"
 
 namespace {
 
+using tessel::Allowed;
 using tessel::ParamSpec;
 using tessel::ParamType;
 using tessel::PluginParams;
@@ -25,11 +25,9 @@ using tessel::search::TrialOutcome;
 
 class BestNeighbour : public SearchStrategy {
  public:
+  // radius and patience are >= 1: their ParamSpecs say so, and the registry checks them.
   BestNeighbour(uint64_t seed, int64_t radius, int64_t patience)
-      : SearchStrategy(seed), radius_(radius), patience_(patience) {
-    if (radius < 1) tessel::user_error("strategy best_neighbour: radius ", radius, " must be >= 1");
-    if (patience < 1) tessel::user_error("strategy best_neighbour: patience ", patience, " must be >= 1");
-  }
+      : SearchStrategy(seed), radius_(radius), patience_(patience) {}
 
  protected:
   std::vector<uint64_t> propose(size_t n) override {
@@ -91,8 +89,8 @@ class BestNeighbour : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     tessel::search::seed_param(),
-    {"radius", ParamType::Int, 1, "how many positions a move may shift one knob's choice"},
-    {"patience", ParamType::Int, 2, "batches without improvement before a random restart"}};
+    {"radius", ParamType::Int, 1, "how many positions a move may shift one knob's choice", Allowed::at_least(1)},
+    {"patience", ParamType::Int, 2, "batches without improvement before a random restart", Allowed::at_least(1)}};
 
 }  // namespace
 

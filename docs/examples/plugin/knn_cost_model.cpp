@@ -10,7 +10,6 @@
 #include <numeric>
 
 #include "costmodels/cost_model.h"
-#include "support/error.h"
 #include "support/registry.h"
 
 namespace {
@@ -19,9 +18,7 @@ using tessel::ProgramFeatures;
 
 class KnnModel : public tessel::CostModel {
  public:
-  explicit KnnModel(int64_t k) : k_(k) {
-    if (k < 1) tessel::user_error("cost model 'knn': parameter 'k' must be >= 1, got ", k);
-  }
+  explicit KnnModel(int64_t k) : k_(k) {}  // k >= 1, checked by the registry (the "k" ParamSpec)
 
   std::string name() const override { return "knn"; }
   bool trained() const override { return !targets_.empty(); }
@@ -63,5 +60,6 @@ class KnnModel : public tessel::CostModel {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(tessel::CostModel, knn, "k-nearest-neighbour regression on program features",
-                       (std::vector<tessel::ParamSpec>{{"k", tessel::ParamType::Int, 5, "neighbours averaged"}}),
+                       (std::vector<tessel::ParamSpec>{{"k", tessel::ParamType::Int, 5, "neighbours averaged",
+                                                        tessel::Allowed::at_least(1)}}),
                        [](const tessel::PluginParams& p) { return std::make_unique<KnnModel>(p.get_int("k")); });
