@@ -34,7 +34,7 @@ void schedule_window_tiles(Schedule& s, const Tensor& out, const Tensor& acc, co
   Tensor pad = pad_stage_of(s, acc);
   if (pad.defined() && tile.pad == PadPlacement::PerRow)
     vectorized_pad(s, pad).compute_at(c, rows);
-  else
+  else if (pad.defined())
     schedule_pad(s, acc, tile.pad);
   if (blocked) {
     c.unroll(owi);

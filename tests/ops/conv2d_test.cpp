@@ -1,9 +1,11 @@
 // conv2d in NCHW and NCHWc: the tensor expressions against a plain loop reference (stride,
 // padding, dilation, groups, odd sizes), and each compiled with its default schedule against the
-// interpreter.
+// interpreter; the per-row pad schedule of a layer without padding.
+#include "ir/equality.h"
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/layout_transform.h"
+#include "passes/lower/lower.h"
 #include "tests/ops/ops_test_util.h"
 #include "tests/ops/reference_ops.h"
 
@@ -61,4 +63,13 @@ TEST_CASE("conv2d rejects inconsistent shapes with a message saying what to chan
   CHECK_THROWS_WITH(conv2d_nchw(x, placeholder({4, 6, 3, 3}, DataType::float32(), "k"), {{0, 1}}),
                     Catch::Contains("stride"));
   CHECK_THROWS_WITH(conv2d_nchwc(x, w, {}), Catch::Contains("nchw_to_nchwc"));
+}
+
+TEST_CASE("asking an unpadded conv2d_nchwc to pad per row schedules it as without", "[ops][conv2d]") {
+  // A 1x1 layer has no pad stage: pad_per_row has nothing to place (it used to throw).
+  Tensor x = placeholder({1, 2, 5, 7, 16}, DataType::float32(), "x");
+  Tensor w = placeholder({1, 2, 1, 1, 16, 32}, DataType::float32(), "w");
+  Tensor y = conv2d_nchwc(x, w, {});
+  LoweredFunc per_row = lower(schedule_conv2d_nchwc_cpu(y, 0, true), {x, w, y}, "conv");
+  CHECK(structural_equal(per_row, lower(schedule_conv2d_nchwc_cpu(y), {x, w, y}, "conv")));
 }
