@@ -13,6 +13,7 @@
 #include "search/replay/replay_measurer.h"
 #include "search/strategy_factory.h"
 #include "support/error.h"
+#include "support/install_paths.h"
 
 #ifndef TESSEL_SOURCE_TREE
 #define TESSEL_SOURCE_TREE "."
@@ -155,7 +156,10 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
 }
 
 void plot(const fs::path& out, std::ostream* progress) {
-  fs::path script = fs::path(TESSEL_SOURCE_TREE) / "experiments/plot_curves.py";
+  // An installed Tessel runs its installed copy; a build tree the source tree's.
+  fs::path installed = installed_data_dir();
+  fs::path script = installed.empty() ? fs::path(TESSEL_SOURCE_TREE) / "experiments/plot_curves.py"
+                                      : installed / "plot_curves.py";
   std::string command = "/usr/bin/python3 '" + script.string() + "' '" + out.string() + "'";
   if (std::system(command.c_str()) != 0 && progress)
     *progress << "warning: plotting failed (" << command

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "support/error.h"
+#include "support/install_paths.h"
 
 #ifndef TESSEL_SOURCE_TREE
 #define TESSEL_SOURCE_TREE "."
@@ -88,6 +89,7 @@ std::vector<fs::path> search_dirs() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("TESSEL_RECORDED_DIR")) dirs.emplace_back(env);
   dirs.emplace_back("datasets/recorded");
+  if (fs::path installed = installed_data_dir(); !installed.empty()) dirs.push_back(installed / "recorded");
   dirs.emplace_back(fs::path(TESSEL_SOURCE_TREE) / "datasets/recorded");
   return dirs;
 }

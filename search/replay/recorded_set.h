@@ -64,8 +64,8 @@ class RecordedSet {
 };
 
 // Where `replay:<set>` points: a path to a file (it has a '/' or ends in .json), or the name of a
-// file <set>.json in $TESSEL_RECORDED_DIR, ./datasets/recorded/ or the source tree's
-// datasets/recorded/, first found. Throws UserError naming the places looked at.
+// file <set>.json in $TESSEL_RECORDED_DIR, ./datasets/recorded/, an installed Tessel's
+// share/tessel/recorded/ (support/install_paths.h) or the source tree's datasets/recorded/, first found. Throws UserError naming the places looked at.
 std::string resolve_recorded_set(const std::string& set);
 
 }  // namespace tessel::search

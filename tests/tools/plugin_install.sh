@@ -58,7 +58,8 @@ check_install() {
   fi
   local f
   for f in bin/tessel lib/libtessel.so lib/cmake/Tessel/TesselConfig.cmake lib/cmake/Tessel/TesselConfigVersion.cmake \
-           include/tessel/support/registry.h include/tessel/search/strategies/search_strategy.h; do
+           include/tessel/support/registry.h include/tessel/search/strategies/search_strategy.h \
+           share/tessel/plot_curves.py share/tessel/recorded/small_cpu.json; do
     [ -e "$prefix/$f" ] && pass || fail "not installed: $f"
   done
   ls "$prefix"/lib/libtessel_torch*.so > /dev/null 2>&1 && pass || fail "the libtorch library is not installed"
@@ -166,6 +167,10 @@ mine = [e for e in entries if e["configuration"]["strategy"]["name"] == "best_ne
 assert len(mine) == 2 and all(e["seeds"] == 5 and e["mean_best_gflops"] > 0 for e in mine), mine
 PY
   then pass; else fail "experiment with the plugin: $out"; fi
+  # The installed tessel looks for recorded sets in its own share/tessel/recorded (not only the source tree).
+  printf 'name: missing\nworkloads: D7\nmeasure: replay:no_such_set\n' > "$work/missing.yaml"
+  expect_plugin_error "installed recorded sets are searched" "$(realpath "$prefix")/share/tessel/recorded/no_such_set.json" \
+    experiment run "$work/missing.yaml" --out "$work/missing" --no-plots
 }
 
 check_errors() {
