@@ -5,16 +5,11 @@
 #include <set>
 
 #include "support/error.h"
+#include "support/timing.h"
 
 namespace tessel::search {
 
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 // The fastest `count` distinct configurations among the Ok trials, fastest first.
 std::vector<const TrialRecord*> fastest_trials(const std::vector<TrialRecord>& trials, int count) {
@@ -52,20 +47,17 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
                options.rounds);
   std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates);
   if (fastest.empty()) return {};
+  Config default_config = task.schedule_template().default_config();
   std::vector<Config> configs;
   std::vector<SelectionRecord> candidates;
+  bool default_found = false;
   for (const TrialRecord* t : fastest) {
+    bool is_default = t->config_index == default_config.index();
+    default_found |= is_default;
     configs.push_back(task.space().get(t->config_index));
-    candidates.push_back(candidate(run, configs.back(), "search"));
+    candidates.push_back(candidate(run, configs.back(), is_default ? "default" : "search"));
   }
-  Config default_config = task.schedule_template().default_config();
-  bool default_found = std::any_of(fastest.begin(), fastest.end(), [&](const TrialRecord* t) {
-    return t->config_index == default_config.index();
-  });
-  if (default_found) {
-    for (SelectionRecord& c : candidates)
-      if (c.config_index == default_config.index()) c.origin = "default";
-  } else {
+  if (!default_found) {
     configs.push_back(default_config);
     candidates.push_back(candidate(run, default_config, "default"));
   }
@@ -83,7 +75,7 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
   for (size_t i = 0; i < candidates.size(); ++i) {
     candidates[i].rounds = options.rounds;
     if (failed[i]) continue;  // a candidate must run correctly every time to be chosen
-    candidates[i].median_us = median(times[i]);
+    candidates[i].median_us = summarize(times[i]).median_us;
     candidates[i].gflops = flops / candidates[i].median_us * 1e-3;
   }
   SelectionRecord* best = nullptr;

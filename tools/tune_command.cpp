@@ -100,11 +100,12 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
             << "%), " << report.errors << " errors\n";
   print_selection(report);
   const search::SelectionRecord* chosen = report.chosen();
+  const char* which = chosen ? "chosen" : "best";
   search::Config config = task.space().from_json(chosen ? chosen->config : best.config);
   if (report.baseline.median_us > 0)
     std::cout << "baseline " << report.baseline.name << ": " << report.baseline.median_us << " us; speedup "
-              << report.speedup() << "x (" << (chosen ? "chosen" : "best") << " configuration)\n";
-  std::cout << (chosen ? "chosen" : "best") << " config #" << config.index() << ": " << config.describe() << "\n";
+              << report.speedup() << "x (" << which << " configuration)\n";
+  std::cout << which << " config #" << config.index() << ": " << config.describe() << "\n";
   std::istringstream program(to_string(task.lower(config)));
   std::string line;
   for (int n = 0; n < first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";

@@ -84,22 +84,35 @@ int check_ours(const sql::Connection& db) {
   return std::stoi(version);
 }
 
-void create_schema(sql::Connection& db) {
-  db.exec("BEGIN");
-  db.exec(kSchema);
-  db.exec(kSelectionsSchema);
-  sql::Statement meta(db, "INSERT INTO meta (key, value) VALUES (?, ?)");
-  meta.bind(1, std::string("application_id")).bind(2, std::string(RecordsDb::kApplicationId)).run();
-  meta.bind(1, std::string("schema_version")).bind(2, std::to_string(RecordsDb::kSchemaVersion)).run();
+// Runs `write` in one write transaction: all of it lands, or (on an exception) none of it.
+template <typename Write>
+void in_transaction(sql::Connection& db, Write write) {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    write();
+  } catch (...) {
+    db.exec("ROLLBACK");
+    throw;
+  }
   db.exec("COMMIT");
+}
+
+void create_schema(sql::Connection& db) {
+  in_transaction(db, [&] {
+    db.exec(kSchema);
+    db.exec(kSelectionsSchema);
+    sql::Statement meta(db, "INSERT INTO meta (key, value) VALUES (?, ?)");
+    meta.bind(1, std::string("application_id")).bind(2, std::string(RecordsDb::kApplicationId)).run();
+    meta.bind(1, std::string("schema_version")).bind(2, std::to_string(RecordsDb::kSchemaVersion)).run();
+  });
 }
 
 // Version 1 → 2 adds the selections table; the trials are untouched.
 void upgrade_from_version_1(sql::Connection& db) {
-  db.exec("BEGIN IMMEDIATE");
-  db.exec(kSelectionsSchema);
-  db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-  db.exec("COMMIT");
+  in_transaction(db, [&] {
+    db.exec(kSelectionsSchema);
+    db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+  });
 }
 
 TrialRecord read_row(const sql::Statement& row) {
@@ -135,8 +148,7 @@ RecordsDb RecordsDb::open(const std::string& path) {
 
 void RecordsDb::append(const std::vector<TrialRecord>& records) {
   if (records.empty()) return;
-  db_.exec("BEGIN IMMEDIATE");
-  try {
+  in_transaction(db_, [&] {
     sql::Statement insert(db_, std::string("INSERT INTO trials (") + kColumns +
                                    ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                                    "COALESCE(NULLIF(?, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))");
@@ -149,11 +161,7 @@ void RecordsDb::append(const std::vector<TrialRecord>& records) {
       insert.bind(15, r.result.max_abs_err).bind(16, r.result.compile_s).bind(17, r.result.error);
       insert.bind(18, r.created_at).run();
     }
-  } catch (...) {
-    db_.exec("ROLLBACK");
-    throw;
-  }
-  db_.exec("COMMIT");
+  });
 }
 
 std::vector<TrialRecord> RecordsDb::query(const std::string& where, const std::vector<std::string>& params) const {
@@ -172,8 +180,7 @@ std::vector<TrialRecord> RecordsDb::all() const { return query("ORDER BY id", {}
 
 void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates) {
   if (candidates.empty()) return;
-  db_.exec("BEGIN IMMEDIATE");
-  try {
+  in_transaction(db_, [&] {
     sql::Statement insert(db_, std::string("INSERT INTO selections (") + kSelectionColumns +
                                    ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
     for (const SelectionRecord& c : candidates) {
@@ -182,11 +189,7 @@ void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates)
       insert.bind(8, static_cast<int64_t>(c.rounds)).bind(9, c.median_us).bind(10, c.gflops);
       insert.bind(11, static_cast<int64_t>(c.chosen)).run();
     }
-  } catch (...) {
-    db_.exec("ROLLBACK");
-    throw;
-  }
-  db_.exec("COMMIT");
+  });
 }
 
 std::vector<SelectionRecord> RecordsDb::chosen_per_task() const {

@@ -34,6 +34,13 @@ RecordedWorkload synthetic(const Task& task) {
   return w;
 }
 
+// The synthetic recording of `task` saved as a set file at `path`.
+void save_synthetic_set(const Task& task, const std::string& path) {
+  RecordedSet set(path);
+  set.put(synthetic(task));
+  set.save();
+}
+
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A random-search run of `trials` in replay, recorded in `db` (may be null).
@@ -61,9 +68,7 @@ std::set<uint64_t> configs_of(const RecordsDb& db, int64_t seed) {
 TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]") {
   test::ScratchDir dir;
   Task task = Task::create(test::kTinyGemm, "template");
-  RecordedSet set(dir.file("set.json"));
-  set.put(synthetic(task));
-  set.save();
+  save_synthetic_set(task, dir.file("set.json"));
   RecordedSet loaded = RecordedSet::load(dir.file("set.json"));
   const RecordedWorkload& w = loaded.workload(test::kTinyGemm, "template");
   RecordedWorkload expected = synthetic(task);
@@ -81,9 +86,7 @@ TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]"
 TEST_CASE("an incomplete, duplicated or foreign set is refused", "[experiments][replay]") {
   test::ScratchDir dir;
   Task task = Task::create(test::kTinyGemm, "template");
-  RecordedSet set(dir.file("set.json"));
-  set.put(synthetic(task));
-  set.save();
+  save_synthetic_set(task, dir.file("set.json"));
   nlohmann::json j = nlohmann::json::parse(std::ifstream(dir.file("set.json")));
   nlohmann::json missing = j, twice = j;
   missing["workloads"][0]["trials"].erase(5);
