@@ -2,7 +2,10 @@
 // and the default emit().
 #include "backends/backend.h"
 
+#include <algorithm>
+
 #include "support/error.h"
+#include "support/registry.h"
 
 namespace tessel {
 
@@ -25,6 +28,19 @@ void CompiledFunction::run(const std::vector<NDArray*>& args) const {
 }
 
 Backend::~Backend() = default;
+
+Target Backend::target() const {
+  if (target_) return *target_;
+  std::vector<std::string> cpu_kinds = {"llvm_cpu", "c_source"};
+  bool cpu = std::find(cpu_kinds.begin(), cpu_kinds.end(), name()) != cpu_kinds.end();
+  return Target::host(cpu ? name() : "llvm_cpu");
+}
+
+std::unique_ptr<Backend> create_backend(const Target& target, const nlohmann::json& params) {
+  std::unique_ptr<Backend> backend = Registry<Backend>::instance().create(target.kind(), params);
+  backend->target_ = target;
+  return backend;
+}
 
 std::string Backend::emit(const LoweredFunc& func, const std::string& format) const {
   user_error("back end '", name(), "' cannot emit '", format, "' code for function '", func.name,

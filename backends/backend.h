@@ -1,18 +1,23 @@
 // The interface every code generator implements. A Backend compiles a LoweredFunc (the flattened
-// loop IR of ir/stmt.h) into a CompiledFunction, a callable kernel. Back ends register themselves
-// by name in the plugin registry (support/registry.h), e.g. Registry<Backend>::create("llvm_cpu").
+// loop IR of ir/stmt.h) into a CompiledFunction, a callable kernel, for a target (target/target.h)
+// whose kind is the back end's name. Back ends register themselves by name in the plugin registry
+// (support/registry.h); create_backend makes the one a target names.
 //
-//   std::unique_ptr<Backend> backend = Registry<Backend>::instance().create("llvm_cpu");
+//   std::unique_ptr<Backend> backend = create_backend(Target::parse("llvm_cpu -isa=avx2"));
 //   std::unique_ptr<CompiledFunction> kernel = backend->compile(lowered);
 //   void* args[] = {a.data(), b.data(), c.data()};   // LoweredFunc::args order
 //   kernel->call(args);
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ir/stmt.h"
 #include "runtime/ndarray.h"
+#include "target/target.h"
 
 namespace tessel {
 
@@ -54,6 +59,17 @@ class Backend {
   // Human-readable code for inspection (`tessel ... --emit <format>`). The formats a back end
   // offers are its own ("llvm", "asm", "c", ...); the default offers none and throws UserError.
   virtual std::string emit(const LoweredFunc& func, const std::string& format) const;
+
+  // The target code is generated for: the one create_backend gave, else the host CPU.
+  Target target() const;
+
+ private:
+  friend std::unique_ptr<Backend> create_backend(const Target& target, const nlohmann::json& params);
+  std::optional<Target> target_;
 };
+
+// The back end named by the target's kind, created with `params` and compiling for `target`.
+// Throws UserError for a kind no back end implements.
+std::unique_ptr<Backend> create_backend(const Target& target, const nlohmann::json& params = nullptr);
 
 }  // namespace tessel

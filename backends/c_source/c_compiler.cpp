@@ -37,6 +37,7 @@ std::vector<std::string> compile_command(const CCompilerOptions& options, const 
                                          const std::string& library_path) {
   std::vector<std::string> argv = {options.compiler, "-std=gnu11", "-O" + std::to_string(options.opt_level)};
   if (!options.march.empty()) argv.push_back("-march=" + options.march);
+  argv.insert(argv.end(), options.isa_flags.begin(), options.isa_flags.end());
   if (options.openmp) argv.push_back("-fopenmp");
   for (const char* flag : {"-shared", "-fPIC", "-o"}) argv.push_back(flag);
   argv.push_back(library_path);

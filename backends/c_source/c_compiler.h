@@ -11,6 +11,7 @@ struct CCompilerOptions {
   int opt_level = 2;
   std::string march = "native";  // empty: no -march flag
   bool openmp = true;
+  std::vector<std::string> isa_flags;  // after -march: caps the instruction set to the target's
 };
 
 // A loaded shared library; unloaded when the last handle goes.

@@ -23,12 +23,23 @@ class CSourceFunction : public CompiledFunction {
   void (*entry_)(void* const*);
 };
 
+// Compiler flags that hold -march=native code below the host's instruction set, to the target's.
+std::vector<std::string> isa_ceiling_flags(CpuIsa isa) {
+  if (isa >= host_cpu().isa) return {};
+  if (isa == CpuIsa::AVX2) return {"-mno-avx512f"};
+  return {"-mno-avx512f", "-mno-avx2", "-mno-fma", "-mno-avx"};
+}
+
 }  // namespace
 
 std::unique_ptr<CompiledFunction> CSourceBackend::compile(const LoweredFunc& func) const {
+  Target t = target();
+  t.check_runs_here("the c_source back end");
+  c_source::CCompilerOptions options = options_;
+  options.isa_flags = isa_ceiling_flags(t.cpu().isa);
   std::string source = c_source::generate_c(func);
   std::string name = c_source::c_function_name(func);
-  auto library = c_source::compile_and_load(source, name, options_);
+  auto library = c_source::compile_and_load(source, name, options);
   return std::make_unique<CSourceFunction>(func, std::move(library), name + "_packed");
 }
 

@@ -5,6 +5,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/llvm_cpu/codegen.h"
+#include "backends/llvm_cpu/cpu_target.h"
 #include "backends/llvm_cpu/optimize.h"
 
 namespace tessel::llvm_cpu {
@@ -13,6 +14,7 @@ std::unique_ptr<llvm::Module> build_optimized_module(const LoweredFunc& func, ll
                                                      llvm::TargetMachine& target, const LlvmCpuOptions& options) {
   CodegenOptions codegen;
   codegen.fast_math = options.fast_math;
+  codegen.target = llvm_target_for(options.target);
   std::unique_ptr<llvm::Module> module = generate_module(func, context, target.createDataLayout(), codegen);
   optimize_module(*module, target, options.opt_level);
   return module;

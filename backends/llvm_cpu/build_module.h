@@ -1,4 +1,4 @@
-// From a lowered function to an optimized LLVM module for the host: code generation followed by
+// From a lowered function to an optimized LLVM module for options.target: code generation followed by
 // the optimization pipeline, shared by the JIT and by file emission.
 #pragma once
 #include <memory>

@@ -17,6 +17,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "backends/llvm_cpu/cpu_target.h"
 #include "ir/stmt.h"
 #include "ir/visitor.h"
 
@@ -26,6 +27,7 @@ struct CodegenOptions {
   // Beyond the always-on contraction of a*b+c into FMAs: reassociation, no NaN/Inf/signed-zero
   // guarantees, approximate functions. Lets LLVM vectorize float reductions; changes rounding.
   bool fast_math = false;
+  LlvmCpuTarget target;  // CPU, features and vector width every generated function is marked with
 };
 
 // Builds the module of one lowered function in `context`. Throws UserError for IR the back end

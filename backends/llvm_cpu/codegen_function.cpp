@@ -6,7 +6,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "backends/llvm_cpu/codegen.h"
-#include "backends/llvm_cpu/host_target.h"
 #include "support/error.h"
 
 namespace tessel::llvm_cpu {
@@ -33,7 +32,7 @@ void verify_or_throw(const llvm::Module& module) {
 std::unique_ptr<llvm::Module> generate_module(const LoweredFunc& func, llvm::LLVMContext& context,
                                               const llvm::DataLayout& layout, const CodegenOptions& options) {
   auto module = std::make_unique<llvm::Module>(func.name, context);
-  module->setTargetTriple(host_target().triple);
+  module->setTargetTriple(options.target.triple);
   module->setDataLayout(layout);
   CodeGen(*module, options).generate(func);
   verify_or_throw(*module);
@@ -88,7 +87,7 @@ llvm::Function* CodeGen::declare_entry(const LoweredFunc& func) {
   for (const FuncArg& a : func.args) params.push_back(memory_type(context_, a.buffer.dtype().element())->getPointerTo());
   auto* type = llvm::FunctionType::get(builder_.getVoidTy(), params, false);
   auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, func.name, module_);
-  set_host_function_attributes(*fn);
+  set_function_attributes(*fn, options_.target);
   for (size_t i = 0; i < func.args.size(); ++i) {
     fn->getArg(i)->setName(func.args[i].buffer.name());
     // Lowering gives every argument its own tensor, so arguments never overlap.
@@ -102,7 +101,7 @@ void CodeGen::emit_packed_entry(const LoweredFunc& func, llvm::Function* entry) 
   llvm::Type* ptr = builder_.getInt8PtrTy();
   auto* type = llvm::FunctionType::get(builder_.getVoidTy(), {ptr->getPointerTo()}, false);
   auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, packed_entry_name(func.name), module_);
-  set_host_function_attributes(*fn);
+  set_function_attributes(*fn, options_.target);
   begin_function(fn);
   std::vector<llvm::Value*> args;
   for (unsigned i = 0; i < func.args.size(); ++i) {

@@ -10,7 +10,6 @@
 #include <algorithm>
 
 #include "backends/llvm_cpu/codegen.h"
-#include "backends/llvm_cpu/host_target.h"
 #include "support/error.h"
 
 namespace tessel::llvm_cpu {
@@ -83,7 +82,7 @@ llvm::Function* CodeGen::outline_parallel_body(const For* op, const std::vector<
   params.insert(params.end(), field_types.begin(), field_types.end());
   auto* type = llvm::FunctionType::get(builder_.getVoidTy(), params, false);
   auto* fn = llvm::Function::Create(type, llvm::Function::InternalLinkage, fresh_name("parallel_body"), module_);
-  set_host_function_attributes(*fn);
+  set_function_attributes(*fn, options_.target);
   fn->addFnAttr(llvm::Attribute::AlwaysInline);
   unsigned first_var = 3, first_buffer = first_var + vars.size();
   for (unsigned i = first_buffer; i < params.size(); ++i) fn->addParamAttr(i, llvm::Attribute::NoAlias);
@@ -111,7 +110,7 @@ llvm::Function* CodeGen::make_parallel_task(llvm::Function* body, llvm::StructTy
   llvm::Type* i64 = builder_.getInt64Ty();
   auto* type = llvm::FunctionType::get(builder_.getVoidTy(), {i64, i64, builder_.getInt8PtrTy()}, false);
   auto* fn = llvm::Function::Create(type, llvm::Function::InternalLinkage, fresh_name("parallel_task"), module_);
-  set_host_function_attributes(*fn);
+  set_function_attributes(*fn, options_.target);
 
   FunctionState saved = save_state();
   begin_function(fn);

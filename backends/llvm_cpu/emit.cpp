@@ -11,7 +11,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/llvm_cpu/build_module.h"
-#include "backends/llvm_cpu/host_target.h"
+#include "backends/llvm_cpu/cpu_target.h"
 #include "backends/llvm_cpu/llvm_cpu.h"
 #include "support/error.h"
 
@@ -20,14 +20,14 @@ namespace {
 
 // Machine code (assembly text or an object file image) of the function.
 std::string emit_machine_code(const LoweredFunc& func, const LlvmCpuOptions& options, llvm::CodeGenFileType kind) {
-  std::unique_ptr<llvm::TargetMachine> target = llvm_cpu::create_host_target_machine(/*pic=*/true);
+  std::unique_ptr<llvm::TargetMachine> target = llvm_cpu::create_target_machine(llvm_cpu::llvm_target_for(options.target), /*pic=*/true);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = llvm_cpu::build_optimized_module(func, context, *target, options);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::legacy::PassManager passes;
   if (target->addPassesToEmitFile(passes, out, nullptr, kind))
-    throw InternalError("LLVM cannot emit machine code for the host target");
+    throw InternalError("LLVM cannot emit machine code for target " + options.target.key());
   passes.run(*module);
   return std::string(buffer.begin(), buffer.end());
 }
@@ -47,7 +47,7 @@ std::string shell_quote(const std::string& s) {
 }  // namespace
 
 std::string emit_llvm_ir(const LoweredFunc& func, const LlvmCpuOptions& options) {
-  std::unique_ptr<llvm::TargetMachine> target = llvm_cpu::create_host_target_machine(/*pic=*/true);
+  std::unique_ptr<llvm::TargetMachine> target = llvm_cpu::create_target_machine(llvm_cpu::llvm_target_for(options.target), /*pic=*/true);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = llvm_cpu::build_optimized_module(func, context, *target, options);
   std::string text;

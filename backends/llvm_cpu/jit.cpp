@@ -10,7 +10,7 @@
 
 #include "backends/llvm_cpu/build_module.h"
 #include "backends/llvm_cpu/codegen.h"
-#include "backends/llvm_cpu/host_target.h"
+#include "backends/llvm_cpu/cpu_target.h"
 #include "runtime/thread_pool.h"
 #include "support/error.h"
 
@@ -54,7 +54,7 @@ void expose_runtime(llvm::orc::LLJIT& jit) {
 }  // namespace
 
 std::unique_ptr<CompiledFunction> jit_compile(const LoweredFunc& func, const LlvmCpuOptions& options) {
-  llvm::orc::JITTargetMachineBuilder target_builder = host_jit_target_builder();
+  llvm::orc::JITTargetMachineBuilder target_builder = jit_target_builder(llvm_target_for(options.target));
   std::unique_ptr<llvm::TargetMachine> target =
       take_or_throw(target_builder.createTargetMachine(), "creating the target machine");
   auto context = std::make_unique<llvm::LLVMContext>();

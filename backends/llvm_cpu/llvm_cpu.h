@@ -1,4 +1,4 @@
-// The LLVM CPU back end: compiles lowered functions for the host CPU with LLVM 14, either into a
+// The LLVM CPU back end: compiles lowered functions for a CPU target with LLVM 14, either into a
 // JIT-compiled kernel (the "llvm_cpu" Backend plugin) or into files (object file, shared library)
 // and text for inspection (LLVM IR, assembly).
 //
@@ -16,23 +16,27 @@ namespace tessel {
 struct LlvmCpuOptions {
   int opt_level = 3;       // LLVM -O level, 0..3
   bool fast_math = false;  // beyond FMA contraction (always on): reassociation, no-NaN/Inf, ...
+  Target target = Target::host();  // a CPU target; its ISA may exceed the host's only for emission
 };
 
 class LlvmCpuBackend : public Backend {
  public:
   explicit LlvmCpuBackend(LlvmCpuOptions options = {}) : options_(options) {}
   std::string name() const override { return "llvm_cpu"; }
+  // Throws UserError for a target this machine cannot run.
   std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const override;
-  // Formats: "llvm" (optimized LLVM IR) and "asm" (host assembly).
+  // Formats: "llvm" (optimized LLVM IR) and "asm" (assembly for the target, which may be one this
+  // machine cannot run).
   std::string emit(const LoweredFunc& func, const std::string& format) const override;
 
  private:
+  LlvmCpuOptions options_for_target() const;
   LlvmCpuOptions options_;
 };
 
 // Optimized LLVM IR of the function, as text.
 std::string emit_llvm_ir(const LoweredFunc& func, const LlvmCpuOptions& options = {});
-// Host assembly of the function (AT&T syntax).
+// Assembly of the function for options.target (AT&T syntax).
 std::string emit_assembly(const LoweredFunc& func, const LlvmCpuOptions& options = {});
 // A position-independent ELF object file at `path`.
 void write_object_file(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options = {});

@@ -1,4 +1,5 @@
-// The "llvm_cpu" Backend plugin: JIT compilation for the host CPU, plus LLVM IR and assembly
+// The "llvm_cpu" Backend plugin: JIT compilation for a CPU target (the host unless create_backend gives
+// another), plus LLVM IR and assembly
 // through emit().
 #include "backends/llvm_cpu/jit.h"
 #include "backends/llvm_cpu/llvm_cpu.h"
@@ -7,17 +8,25 @@
 
 namespace tessel {
 
+LlvmCpuOptions LlvmCpuBackend::options_for_target() const {
+  LlvmCpuOptions options = options_;
+  options.target = target();
+  return options;
+}
+
 std::unique_ptr<CompiledFunction> LlvmCpuBackend::compile(const LoweredFunc& func) const {
-  return llvm_cpu::jit_compile(func, options_);
+  LlvmCpuOptions options = options_for_target();
+  options.target.check_runs_here("the llvm_cpu back end");
+  return llvm_cpu::jit_compile(func, options);
 }
 
 std::string LlvmCpuBackend::emit(const LoweredFunc& func, const std::string& format) const {
-  if (format == "llvm") return emit_llvm_ir(func, options_);
-  if (format == "asm") return emit_assembly(func, options_);
+  if (format == "llvm") return emit_llvm_ir(func, options_for_target());
+  if (format == "asm") return emit_assembly(func, options_for_target());
   user_error("back end 'llvm_cpu' cannot emit '", format, "'; valid formats: llvm, asm");
 }
 
-TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 JIT for the host CPU (AVX-512 when available)",
+TESSEL_REGISTER_PLUGIN(Backend, llvm_cpu, "LLVM 14 for CPU targets (the host by default): JIT, object files, IR and assembly",
                        (std::vector<ParamSpec>{
                            {"opt_level", ParamType::Int, 3, "LLVM optimization level", Allowed::at_least(0).at_most(3)},
                            {"fast_math", ParamType::Bool, false,
