@@ -140,9 +140,9 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   tune.trials = c.trials;
   tune.batch = static_cast<size_t>(c.batch);
   tune.progress = false;
-  tune.learn_from_other_runs = false;
   tune.select.candidates = config.measure.select;
-  search::RunKey key{c.workload, c.space.label(), c.label, spec.seed};
+  search::RunKey key = search::make_run_key(task, c.label, spec.seed);
+  key.space = c.space.label();  // its parameters too: runs in differently set spaces never resume each other
   auto show = [&](const search::TuneReport& r) {
     if (options.progress)
       *options.progress << "[run " << number << "/" << total << "] " << c.workload << " " << c.label << " seed "

@@ -41,12 +41,12 @@ double result_tolerance(int64_t reduction_size) {
 Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), options_(std::move(options)) {
   check_options(options_);
   Registry<Backend>::instance().info(options_.backend);  // an unknown back end fails here, listing the valid ones
-  Program program = task_.schedule_template().default_program();
+  Program program = task_.space_template().default_program();
   uint64_t seed = options_.input_seed;
   for (const Tensor& input : program.inputs)
     inputs_.push_back(NDArray::random_uniform(input.shape(), input.dtype(), seed++));
   set_num_threads(options_.threads);
-  auto kernel = Registry<Backend>::instance().create(options_.backend)->compile(task_.lower_default_program());
+  auto kernel = backend()->compile(task_.lower_default_program());
   reference_ = NDArray::empty(program.output.shape(), program.output.dtype());
   std::vector<void*> args;
   for (NDArray& in : inputs_) args.push_back(in.data());
@@ -54,15 +54,21 @@ Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), opti
   kernel->call(args.data());
 }
 
-std::vector<Measurer::Compiled> Measurer::compile_all(const std::vector<Config>& configs) const {
-  std::vector<Compiled> compiled(configs.size());
-  auto backend = Registry<Backend>::instance().create(options_.backend);
+std::unique_ptr<Backend> Measurer::backend() const {
+  const Target& target = task_.target();
+  if (target.kind() == options_.backend) return create_backend(target);
+  return Registry<Backend>::instance().create(options_.backend);
+}
+
+std::vector<Measurer::Compiled> Measurer::compile_all(const std::vector<Candidate>& candidates) const {
+  std::vector<Compiled> compiled(candidates.size());
+  std::unique_ptr<Backend> backend = this->backend();
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < configs.size();) {
+    for (size_t i; (i = next.fetch_add(1)) < candidates.size();) {
       auto start = Clock::now();
       try {
-        compiled[i].kernel = backend->compile(task_.lower(configs[i]));
+        compiled[i].kernel = backend->compile(task_.lower(candidates[i]));
       } catch (const std::exception& e) {
         compiled[i].error = e.what();
       }
@@ -70,14 +76,14 @@ std::vector<Measurer::Compiled> Measurer::compile_all(const std::vector<Config>&
     }
   };
   std::vector<std::thread> workers;
-  size_t count = std::min<size_t>(options_.compile_threads, configs.size());
+  size_t count = std::min<size_t>(options_.compile_threads, candidates.size());
   for (size_t w = 0; w < count; ++w) workers.emplace_back(work);
   for (std::thread& t : workers) t.join();  // every compilation ends before the sandbox forks
   return compiled;
 }
 
-std::vector<MeasureResult> Measurer::measure(const std::vector<Config>& configs) const {
-  std::vector<Compiled> compiled = compile_all(configs);
+std::vector<MeasureResult> Measurer::measure(const std::vector<Candidate>& candidates) const {
+  std::vector<Compiled> compiled = compile_all(candidates);
   std::vector<const CompiledFunction*> kernels;
   for (const Compiled& c : compiled) kernels.push_back(c.kernel.get());
   SandboxOptions sandbox_options{options_.warmup, options_.repeats, options_.timeout_s, options_.threads,

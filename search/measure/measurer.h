@@ -6,7 +6,10 @@
 // the output of the operator's default schedule from ops/ on them, computed once in this process.
 //
 //   Measurer measurer(task, MeasureOptions{});
-//   std::vector<MeasureResult> results = measurer.measure({task.space().get(3), task.space().get(9)});
+//   std::vector<MeasureResult> results = measurer.measure({Candidate::from_index(3), Candidate::from_index(9)});
+//
+// Code is generated for the task's target when the back end is the target's kind (the target's
+// ISA ceiling applies), else for the host CPU with the named back end.
 //
 // It is the "hardware" measure source of measure_source.h.
 #pragma once
@@ -18,6 +21,10 @@
 #include "search/measure/measure_source.h"
 #include "search/measure/sandbox.h"
 #include "search/task.h"
+
+namespace tessel {
+class Backend;
+}
 
 namespace tessel::search {
 
@@ -40,7 +47,7 @@ class Measurer : public MeasureSource {
   // Builds the inputs and the reference; throws UserError for bad options.
   Measurer(const Task& task, MeasureOptions options);
 
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override;
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override;
   std::string name() const override { return "hardware"; }
 
   const NDArray& reference() const { return reference_; }
@@ -48,7 +55,8 @@ class Measurer : public MeasureSource {
 
  private:
   struct Compiled;
-  std::vector<Compiled> compile_all(const std::vector<Config>& configs) const;
+  std::vector<Compiled> compile_all(const std::vector<Candidate>& candidates) const;
+  std::unique_ptr<Backend> backend() const;
 
   const Task& task_;
   MeasureOptions options_;

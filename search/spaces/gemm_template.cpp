@@ -112,7 +112,7 @@ class GemmTemplate : public ScheduleTemplate {
 
 }  // namespace
 
-std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape) {
+std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape, const Target& target) {
   return std::make_shared<GemmTemplate>(shape);
 }
 

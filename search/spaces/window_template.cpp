@@ -110,7 +110,7 @@ Tensor blocked_placeholder(std::vector<int64_t> shape, const char* name) {
 
 }  // namespace
 
-std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& s) {
+std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& s, const Target& target) {
   ops::Conv2dBlocks blocks = ops::choose_conv2d_blocks(s.c, s.oc, s.groups);
   Tensor data = blocked_placeholder({s.n, s.c / blocks.ib, s.h, s.w, blocks.ib}, "data");
   Tensor kernel = blocked_placeholder({s.oc / blocks.ob, s.c / s.groups / blocks.ib, s.kh, s.kw, blocks.ib, blocks.ob},
@@ -124,7 +124,7 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
                      ops::PadPlacement::Root});
 }
 
-std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s) {
+std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
   int64_t block = ops::choose_depthwise_block(s.c);
   Tensor data = blocked_placeholder({s.n, s.c / block, s.h, s.w, block}, "data");
   Tensor kernel = blocked_placeholder({s.c / block, 1, s.k, s.k, 1, block}, "kernel");

@@ -57,9 +57,9 @@ std::vector<Traced> traced_strategies(bool with_torch) {
 class TracingSource : public MeasureSource {
  public:
   explicit TracingSource(const MeasureSource& inner) : inner_(inner) {}
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override {
-    for (const Config& c : configs) trace_.push_back(c.index());
-    return inner_.measure(configs);
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override {
+    for (const Candidate& c : candidates) trace_.push_back(c.index());
+    return inner_.measure(candidates);
   }
   std::string name() const override { return inner_.name(); }
   const std::vector<uint64_t>& trace() const { return trace_; }
@@ -85,8 +85,7 @@ std::vector<uint64_t> replay_trace(const std::string& workload, StrategyChoice c
   options.batch = kBatch;
   options.progress = false;
   options.select.candidates = 0;
-  Tuner(task, *strategy, {workload, "template", run_strategy_label(choice), seed}, nullptr, options)
-      .run({}, &tracing);
+  Tuner(task, *strategy, make_run_key(task, run_strategy_label(choice), seed), nullptr, options).run({}, &tracing);
   return tracing.trace();
 }
 

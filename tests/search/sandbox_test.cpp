@@ -96,8 +96,8 @@ TEST_CASE("the measurer compiles a batch and measures it against the reference",
   MeasureOptions options;
   options.repeats = 2;
   Measurer measurer(task, options);
-  std::vector<Config> configs = {task.schedule_template().default_config(), task.space().get(0),
-                                 task.space().get(task.space().size() - 1)};
+  std::vector<Candidate> configs = {task.default_candidate(), Candidate::from_index(0),
+                                    Candidate::from_index(task.space().size() - 1)};
   std::vector<MeasureResult> results = measurer.measure(configs);
   REQUIRE(results.size() == 3);
   for (const MeasureResult& r : results) {
