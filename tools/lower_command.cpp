@@ -23,7 +23,7 @@ struct LowerArgs {
   int64_t n = 0;
   std::vector<std::string> passes;       // plugin passes, NAME[:key=value,...]
   std::vector<std::string> print_after;  // pass names
-  bool print_after_all = false;
+  bool print_after_all = false, print_pipeline = false;
 };
 
 template <typename Shape>
@@ -99,7 +99,9 @@ void print_lowered(const LowerArgs& args) {
   Target target = Target::parse(args.target);
   LowerOptions options;
   for (const std::string& text : args.passes) options.extra_passes.push_back(parse_pass_request(text));
-  options.after_each_pass = ir_printer(args, lowering_pipeline(target, options.extra_passes));
+  LoweringPipeline pipeline = lowering_pipeline(target, options.extra_passes);
+  if (args.print_pipeline) std::cout << "// the " << pipeline.name() << " lowering pipeline\n" << pipeline.describe() << "\n";
+  options.after_each_pass = ir_printer(args, pipeline);
   ops::OpInstance op = instance_for(args);
   LoweredFunc func = lower(schedule_for(op, args.schedule), op.args(), args.op, target, options);
   std::cout << emitted(func, args.emit, target);
@@ -122,6 +124,7 @@ void add_lower_command(CLI::App& app) {
   cmd->add_option("--print-after", args->print_after, "print the IR after the pass NAME (repeatable or comma list)")
       ->delimiter(',');
   cmd->add_flag("--print-after-all", args->print_after_all, "print the IR after every pass, under its name");
+  cmd->add_flag("--print-pipeline", args->print_pipeline, "print the passes of the pipeline, phase by phase, first");
   cmd->callback([args] { print_lowered(*args); });
 }
 

@@ -17,7 +17,7 @@
 #include "search/measure/measure_result.h"
 #include "search/measure/measure_source.h"
 #include "search/measure/sandbox.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

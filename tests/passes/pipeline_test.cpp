@@ -153,7 +153,7 @@ TEST_CASE("other target kinds lower through the lowering_pipeline plugin of thei
   CHECK(to_string(f.body) == to_string(schedule_to_loops(g.schedule(), {g.a, g.b, g.c})));
 }
 
-TEST_CASE("--pass requests: a name and parameters", "[pipeline]") {
+TEST_CASE("pass requests of the command line: a name and parameters", "[pipeline]") {
   PassRequest plain = parse_pass_request("unroll_more");
   CHECK(plain.name == "unroll_more");
   CHECK(plain.params.is_null());

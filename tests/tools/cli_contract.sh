@@ -80,6 +80,8 @@ assert any(l.startswith("func gemm(") for l in lines), "no lowered function at t
 ' <<< "$after_all"; then pass; else fail "lower --print-after-all: $(head -c 600 <<< "$after_all")"; fi
 after_some=$("$tessel" lower gemm --n 32 --print-after vectorize,unroll --print-after simplify | grep '^// IR after ')
 [ "$(wc -l <<< "$after_some")" -eq 5 ] && pass || fail "lower --print-after vectorize,unroll --print-after simplify: $after_some"
+pipeline=$("$tessel" lower gemm --n 4 --print-pipeline)
+grep -q '^loop_transforms  *vectorize ' <<< "$pipeline" && pass || fail "lower --print-pipeline: $pipeline"
 expect_bad_args "lower: unknown --print-after pass" lower gemm --n 4 --print-after vectorise
 [[ $("$tessel" lower gemm --n 4 --print-after vectorise 2>&1) == *"valid: schedule_ops, storage_flatten"* ]] && pass ||
   fail "lower --print-after with an unknown name does not list the passes"

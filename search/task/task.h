@@ -12,7 +12,7 @@
 
 #include "ir/stmt.h"
 #include "search/spaces/schedule_template.h"
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 
 namespace tessel::search {
 

@@ -1,4 +1,4 @@
-// A tuning workload named as on the command line (../shared/WORKLOADS.md): "C6", "D3", "gemm:1024"
+// A tuning workload named as on the command line (docs/workloads.md): "C6", "D3", "gemm:1024"
 // (square), "gemm:M,N,K", "conv2d:N,C,H,W,OC,K,S,P", "depthwise:N,C,H,W,K,S,P". Bad names and
 // shapes throw UserError with what is valid.
 #pragma once

@@ -1,5 +1,5 @@
-// Prior training data from the records of other workloads (search/transfer.h).
-#include "search/transfer.h"
+// Prior training data from the records of other workloads (search/strategies/transfer.h).
+#include "search/strategies/transfer.h"
 
 #include <filesystem>
 #include <iostream>

@@ -1,5 +1,5 @@
-// Tuning tasks (search/task.h).
-#include "search/task.h"
+// Tuning tasks (search/task/task.h).
+#include "search/task/task.h"
 
 #include "passes/lower/lower.h"
 #include "support/registry.h"

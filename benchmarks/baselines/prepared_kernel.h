@@ -1,6 +1,7 @@
 // One side of a benchmark comparison: a kernel whose inputs are already in the layout it prefers,
 // so that timing `run` measures the computation alone. Everything a side needs (converted inputs,
-// output buffer, library handles) lives in the closures, which own it.
+// output buffer, library handles) lives in the closures, which own it. It sits beside the baselines,
+// the lowest folder of benchmarks/, since Tessel's side (benchmarks/tessel_kernels.h) returns it too.
 #pragma once
 #include <functional>
 #include <string>

@@ -1,5 +1,5 @@
-// Workload-name parsing (search/workload_spec.h).
-#include "search/workload_spec.h"
+// Workload-name parsing (search/spaces/workload_spec.h).
+#include "search/spaces/workload_spec.h"
 
 #include <charconv>
 #include <optional>

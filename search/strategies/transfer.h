@@ -25,7 +25,7 @@
 
 #include "costmodels/features.h"
 #include "search/records/records_db.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 
