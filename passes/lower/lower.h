@@ -14,7 +14,9 @@
 // Load and Store with at most 64 lanes. Parallel loops may contain Allocates, which are then
 // per-iteration (thread-private) storage. Arguments are Global buffers holding whole tensors,
 // row-major, in the order given; all index arithmetic is int32 and never overflows for tensors
-// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop.
+// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop. Plugin passes
+// share the duty: one added at the end of a phase leaves the IR in the form that phase promises
+// (lower_pass.h), at the end of finalize this contract.
 #pragma once
 #include <string>
 #include <vector>
