@@ -94,7 +94,10 @@ void convert_conv_transpose(ImportContext& ctx, const OnnxNode& node) {
     for (int d = 0; d < 2; ++d) {
       int64_t total = win.strides[d] * (ctx.type(x).shape[2 + d] - 1) + extra[d] + (kernel[d] - 1) * win.dilations[d] + 1 -
                       out_shape[d];
-      if (total < 0) ctx.unsupported("an output_shape larger than the full transposed convolution is not supported");
+      if (total < 0) {  // a bigger output than the full result: the rest at the end, as output_padding
+        extra[d] -= total;
+        total = 0;
+      }
       bool upper = auto_pad == "SAME_UPPER";
       win.pads[d] = upper ? total / 2 : total - total / 2;
       win.pads[2 + d] = total - win.pads[d];

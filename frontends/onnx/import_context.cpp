@@ -90,9 +90,12 @@ std::optional<ValueId> ImportContext::optional_input(size_t i) const {
 NDArray ImportContext::static_input(size_t i, const char* what) const {
   ValueId v = input(i);
   const NDArray* value = graph_.constant_value(v);
-  if (!value)
-    unsupported(what, " ('", node().input(i), "') must be a constant known when the model is imported; it is computed at run time");
-  return *value;
+  if (value) return *value;
+  if (graph_.node(graph_.value(v).producer).is_input())
+    throw NeedsConstantInput(detail::concat(what, " ('", node().input(i), "') must be known when the model is imported, but ",
+                                            "it is a graph input; give its value (ImportOptions::constant_inputs)"),
+                             graph_.value(v).name);
+  unsupported(what, " ('", node().input(i), "') must be known when the model is imported; it is computed at run time");
 }
 
 std::vector<int64_t> ImportContext::static_ints(size_t i, const char* what) const {
@@ -124,6 +127,10 @@ void ImportContext::define_output(size_t i, ValueId v) {
 
 // ---- emitting ----------------------------------------------------------------------------------
 
+namespace {
+constexpr const char* kZeroSize = "zero-size tensors (an extent of 0) are not supported";
+}  // namespace
+
 std::string ImportContext::fresh_name(const std::string& base) const {
   auto taken = [&](const std::string& n) { return reserved_.count(n) || graph_.find_value(n).has_value(); };
   if (!taken(base)) return base;
@@ -134,8 +141,18 @@ std::string ImportContext::fresh_name(const std::string& base) const {
 std::vector<ValueId> ImportContext::emit_multi(const std::string& op, const std::vector<ValueId>& inputs,
                                                graph::Attributes attrs) {
   std::vector<graph::TensorType> types;
-  for (ValueId v : inputs) types.push_back(type(v));
-  size_t outputs = graph::infer_output_types(op, types, attrs).size();  // the operator's own message on refusal
+  for (ValueId v : inputs) {
+    types.push_back(type(v));
+    if (types.back().numel() == 0) unsupported(kZeroSize);
+  }
+  size_t outputs = 0;
+  try {
+    outputs = graph::infer_output_types(op, types, attrs).size();  // the operator's own message on refusal
+  } catch (const UserError& e) {
+    // Tensor expressions have positive extents (ir/tensor.h), so an empty result cannot be built.
+    if (std::string(e.what()).find("has a dimension of size 0") != std::string::npos) unsupported(kZeroSize);
+    throw;
+  }
   std::string name = fresh_name(node().name() + "/" + op);
   reserved_.insert(name);  // the node's name, even when its outputs are named name:i
   std::vector<std::string> names;

@@ -140,18 +140,28 @@ class Importer {
 
   void add_inputs(ImportContext& ctx) {
     std::set<std::string> inputs;
+    for (const auto& in : g_.input()) inputs.insert(in.name());
+    for (const auto& [name, shape] : options_.input_shapes)
+      if (!inputs.count(name)) user_error("a shape was given for '", name, "', which is not an input of ", source_);
+    for (const auto& [name, value] : options_.constant_inputs)
+      if (!inputs.count(name)) user_error("a value was given for '", name, "', which is not an input of ", source_);
     for (const auto& in : g_.input()) {
-      inputs.insert(in.name());
       if (ctx.defined(in.name())) continue;  // an initializer listed as an input (IR < 4): a constant
       if (!in.type().has_tensor_type())
         throw UnsupportedModel(detail::concat(source_, ": graph input '", in.name(), "' is not a tensor (a sequence, map or optional)"));
       std::string what = "graph input '" + in.name() + "'";
       DataType dtype = to_tessel_type(in.type().tensor_type().elem_type(), what);
+      if (auto fixed = options_.constant_inputs.find(in.name()); fixed != options_.constant_inputs.end()) {
+        ImportOptions with_shape;
+        with_shape.input_shapes[in.name()] = fixed->second.shape();
+        input_shape(in, with_shape);  // checks the value against the declared static dimensions
+        fixed->second.check_matches(fixed->second.shape(), dtype, "the value given for " + what);
+        ctx.define(in.name(), graph_.add_constant(in.name(), fixed->second));
+        continue;
+      }
       std::vector<int64_t> shape = input_shape(in, options_);
       ctx.define(in.name(), graph_.add_input(in.name(), {shape, dtype, shape.size() == 4 ? "NCHW" : ""}));
     }
-    for (const auto& [name, shape] : options_.input_shapes)
-      if (!inputs.count(name)) user_error("a shape was given for '", name, "', which is not an input of ", source_);
   }
 
   void convert_node(ImportContext& ctx, int index, const std::set<std::string>& used) {
@@ -164,6 +174,8 @@ class Importer {
       for (size_t i = 0; i < node.num_outputs(); ++i)
         if (node.has_output(i) && used.count(node.output(i)) && !ctx.defined(node.output(i)))
           ctx.unsupported("output ", i, " ('", node.output(i), "') is not supported");
+    } catch (const NeedsConstantInput& e) {
+      throw NeedsConstantInput(where + e.what(), e.input);
     } catch (const UnsupportedModel& e) {
       throw UnsupportedModel(where + e.what());
     } catch (const UserError& e) {

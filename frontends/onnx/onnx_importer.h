@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ir/graph/graph.h"
+#include "runtime/ndarray.h"
 #include "support/error.h"
 
 namespace tessel::frontend {
@@ -33,11 +34,21 @@ struct UnsupportedModel : UserError {
   using UserError::UserError;
 };
 
+// An operator needs the value of a graph input at import (see ImportOptions::constant_inputs).
+struct NeedsConstantInput : UnsupportedModel {
+  NeedsConstantInput(const std::string& message, std::string name) : UnsupportedModel(message), input(std::move(name)) {}
+  std::string input;  // the graph input's name
+};
+
 struct ImportOptions {
   // The full shape of a graph input, by name: fixes its dynamic dimensions (static ones must agree).
-  std::map<std::string, std::vector<int64_t>> input_shapes;
+  std::map<std::string, std::vector<int64_t>> input_shapes = {};
   // The size of a symbolic dimension (an ONNX dim_param such as "batch_size"), wherever it appears.
-  std::map<std::string, int64_t> dim_params;
+  std::map<std::string, int64_t> dim_params = {};
+  // Graph inputs given their value at import: they become constants, for models that take
+  // arguments an operator needs statically (a Reshape's shape, Clip's bounds, LSTM weights) as
+  // inputs. The value must have the input's element type (and its declared static dimensions).
+  std::map<std::string, NDArray> constant_inputs = {};
 };
 
 constexpr int kMinOpset = 7;

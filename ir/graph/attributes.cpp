@@ -21,13 +21,15 @@ const T& typed(const AttrValue& v, const std::string& name, const char* wanted) 
   user_error("attribute '", name, "' is ", kind_name(v), " but must be ", wanted);
 }
 
-// The shortest of 9 digits (exact for every float32, which ONNX attributes are) and 17 (exact for
-// every double) that reads back as `v`, so equal texts mean equal values.
+// Nine significant digits when they read back as `v` or `v` is a float32 (which ONNX attributes
+// are: nine digits tell every float32 apart), all seventeen otherwise, so equal texts mean equal
+// values.
 void print_number(std::ostream& os, double v) {
   std::ostringstream text;
   text.precision(9);
   text << v;
-  if (std::stod(text.str()) != v && std::isfinite(v)) {
+  bool is_float = static_cast<double>(static_cast<float>(v)) == v;
+  if (std::isfinite(v) && !is_float && std::stod(text.str()) != v) {
     text.str("");
     text.precision(17);
     text << v;

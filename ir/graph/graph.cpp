@@ -2,8 +2,9 @@
 #include "ir/graph/graph.h"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 
-#include <boost/graph/topological_sort.hpp>
 
 #include "ir/graph/op.h"
 #include "ir/te_interpreter.h"
@@ -143,29 +144,23 @@ std::vector<NodeId> Graph::nodes() const {
   return out;
 }
 
+// Kahn's algorithm, always taking the ready node added first: insertion order whenever that order
+// is already topological, so printed graphs read as they were built.
 std::vector<NodeId> Graph::topological_order() const {
-  std::vector<Topology::vertex_descriptor> reversed;
-  try {
-    boost::topological_sort(topology_, std::back_inserter(reversed));
-  } catch (const boost::not_a_dag&) {
-    // Name a node on a cycle: one that stays after peeling off every node whose inputs are known.
-    std::vector<int> pending(nodes_.size());
-    std::vector<NodeId> ready;
-    for (NodeId n = 0; n < static_cast<NodeId>(nodes_.size()); ++n)
-      if ((pending[n] = static_cast<int>(boost::in_degree(n, topology_))) == 0) ready.push_back(n);
-    while (!ready.empty()) {
-      NodeId n = ready.back();
-      ready.pop_back();
-      for (auto e : boost::make_iterator_range(boost::out_edges(n, topology_)))
-        if (--pending[boost::target(e, topology_)] == 0) ready.push_back(static_cast<NodeId>(boost::target(e, topology_)));
-    }
-    for (NodeId n = 0; n < static_cast<NodeId>(nodes_.size()); ++n)
-      if (pending[n] > 0) user_error("the graph has a cycle through node '", nodes_[n].name, "' (", nodes_[n].op, ")");
-    throw;
-  }
+  std::vector<int> pending(nodes_.size());
+  std::priority_queue<NodeId, std::vector<NodeId>, std::greater<>> ready;
+  for (NodeId n = 0; n < static_cast<NodeId>(nodes_.size()); ++n)
+    if ((pending[n] = static_cast<int>(boost::in_degree(n, topology_))) == 0) ready.push(n);
   std::vector<NodeId> out;
-  for (auto it = reversed.rbegin(); it != reversed.rend(); ++it)
-    if (!nodes_[*it].removed) out.push_back(static_cast<NodeId>(*it));
+  while (!ready.empty()) {
+    NodeId n = ready.top();
+    ready.pop();
+    if (!nodes_[n].removed) out.push_back(n);
+    for (auto e : boost::make_iterator_range(boost::out_edges(n, topology_)))
+      if (--pending[boost::target(e, topology_)] == 0) ready.push(static_cast<NodeId>(boost::target(e, topology_)));
+  }
+  for (NodeId n = 0; n < static_cast<NodeId>(nodes_.size()); ++n)
+    if (pending[n] > 0) user_error("the graph has a cycle through node '", nodes_[n].name, "' (", nodes_[n].op, ")");
   return out;
 }
 
