@@ -60,12 +60,14 @@ NDArray to_ndarray(const ::onnx::TensorProto& t, const std::string& what) {
       user_error(what, " has more than 2^31 elements; it cannot be a constant of a Tessel graph");
     count *= d;
   }
-  NDArray out = NDArray::empty(shape, type);
+  // The data must be there before anything is allocated: a malformed file may declare any shape.
+  size_t bytes = static_cast<size_t>(count) * type.bytes();
   if (t.has_raw_data()) {
-    if (t.raw_data().size() != out.nbytes())
+    if (t.raw_data().size() != bytes)
       user_error(what, " holds ", t.raw_data().size(), " bytes of data but its shape ", shape_str(shape), " of ",
-                 type.str(), " needs ", out.nbytes(), " (a truncated or malformed file?)");
-    std::memcpy(out.data(), t.raw_data().data(), out.nbytes());  // ONNX raw data is little-endian, as x86
+                 type.str(), " needs ", bytes, " (a truncated or malformed file?)");
+    NDArray out = NDArray::empty(shape, type);
+    std::memcpy(out.data(), t.raw_data().data(), bytes);  // ONNX raw data is little-endian, as x86
     return out;
   }
   int64_t given = type == DataType::float32() ? t.float_data_size()
@@ -73,6 +75,7 @@ NDArray to_ndarray(const ::onnx::TensorProto& t, const std::string& what) {
                                               : t.int32_data_size();
   if (given != count)
     user_error(what, " holds ", given, " values but its shape ", shape_str(shape), " needs ", count);
+  NDArray out = NDArray::empty(shape, type);
   if (type == DataType::float32()) copy_field(t.float_data(), out.data_as<float>(), count);
   else if (type == DataType::int64()) copy_field(t.int64_data(), out.data_as<int64_t>(), count);
   else copy_field(t.int32_data(), out.data_as<int32_t>(), count);

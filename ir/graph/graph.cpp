@@ -32,7 +32,7 @@ NodeId Graph::new_node(Node node) {
   return id;
 }
 
-ValueId Graph::new_value(const std::string& name, TensorType type, NodeId producer, int index) {
+void Graph::check_new_value(const std::string& name, const TensorType& type) const {
   if (!ok_name(name)) user_error("a graph value needs a name");
   if (value_names_.count(name)) user_error("the value name '", name, "' is defined twice");
   if (!type.layout.empty() && layout_rank(type.layout) != type.ndim())
@@ -44,33 +44,37 @@ ValueId Graph::new_value(const std::string& name, TensorType type, NodeId produc
                  "generated kernels index tensors below that size");
     elements *= d;
   }
+}
+
+ValueId Graph::new_value(const std::string& name, TensorType type, NodeId producer, int index) {
+  check_new_value(name, type);
   ValueId id = static_cast<ValueId>(values_.size());
   values_.push_back(Value{name, std::move(type), producer, index});
   value_names_[name] = id;
   return id;
 }
 
-ValueId Graph::add_input(const std::string& name, TensorType type) {
+ValueId Graph::add_source(const std::string& op, const std::string& name, TensorType type) {
+  check_new_value(name, type);
   Node node;
-  node.name = unique_node_name("input:" + name);
-  node.op = "input";
+  node.name = unique_node_name(op + ":" + name);
+  node.op = op;
   NodeId n = new_node(std::move(node));
   ValueId v = new_value(name, std::move(type), n, 0);
   nodes_[n].outputs.push_back(v);
+  return v;
+}
+
+ValueId Graph::add_input(const std::string& name, TensorType type) {
+  ValueId v = add_source("input", name, std::move(type));
   inputs_.push_back(v);
   return v;
 }
 
 ValueId Graph::add_constant(const std::string& name, NDArray value, const std::string& layout) {
   if (!value.defined()) user_error("constant '", name, "' has no value");
-  TensorType type{value.shape(), to_data_type(value.dtype()), layout};
-  Node node;
-  node.name = unique_node_name("constant:" + name);
-  node.op = "constant";
-  NodeId n = new_node(std::move(node));
-  ValueId v = new_value(name, std::move(type), n, 0);
-  nodes_[n].outputs.push_back(v);
-  nodes_[n].constant = std::move(value);
+  ValueId v = add_source("constant", name, TensorType{value.shape(), to_data_type(value.dtype()), layout});
+  nodes_[values_[v].producer].constant = std::move(value);
   return v;
 }
 
@@ -79,7 +83,10 @@ std::vector<ValueId> Graph::add_node(const std::string& op, const std::vector<Va
   if (op == "input" || op == "constant")
     user_error("add_node: '", op, "' nodes are made by add_input and add_constant");
   std::vector<TensorType> input_types;
-  for (ValueId v : inputs) input_types.push_back(value(v).type);
+  for (ValueId v : inputs) {
+    if (node(value(v).producer).removed) user_error("add_node: input '", value(v).name, "' belongs to a removed node");
+    input_types.push_back(value(v).type);
+  }
   std::string node_name = name.empty() ? unique_node_name(op) : name;
   std::vector<TensorType> types;
   try {
@@ -90,6 +97,16 @@ std::vector<ValueId> Graph::add_node(const std::string& op, const std::vector<Va
   if (!output_names.empty() && output_names.size() != types.size())
     user_error("node '", node_name, "' (", op, ") has ", types.size(), " outputs but ", output_names.size(),
                " output names were given");
+  std::vector<std::string> value_names;
+  for (size_t i = 0; i < types.size(); ++i) {
+    value_names.push_back(!output_names.empty() ? output_names[i]
+                          : types.size() == 1   ? unique_value_name(node_name)
+                                                : unique_value_name(node_name + ":" + std::to_string(i)));
+    check_new_value(value_names[i], types[i]);
+    if (std::count(value_names.begin(), value_names.end(), value_names[i]) > 1)
+      user_error("node '", node_name, "' names two outputs '", value_names[i], "'");
+  }
+  if (node_names_.count(node_name)) user_error("the graph already has a node named '", node_name, "'");
   Node node;
   node.name = node_name;
   node.op = op;
@@ -97,12 +114,8 @@ std::vector<ValueId> Graph::add_node(const std::string& op, const std::vector<Va
   node.inputs = inputs;
   NodeId n = new_node(std::move(node));
   for (size_t slot = 0; slot < inputs.size(); ++slot) add_use(inputs[slot], n, static_cast<int>(slot));
-  for (size_t i = 0; i < types.size(); ++i) {
-    std::string value_name = !output_names.empty() ? output_names[i]
-                             : types.size() == 1   ? unique_value_name(node_name)
-                                                   : unique_value_name(node_name + ":" + std::to_string(i));
-    nodes_[n].outputs.push_back(new_value(value_name, std::move(types[i]), n, static_cast<int>(i)));
-  }
+  for (size_t i = 0; i < types.size(); ++i)
+    nodes_[n].outputs.push_back(new_value(value_names[i], std::move(types[i]), n, static_cast<int>(i)));
   return nodes_[n].outputs;
 }
 
@@ -219,6 +232,7 @@ void Graph::set_input(NodeId n, int slot, ValueId v) {
   TESSEL_CHECK(slot >= 0 && slot < static_cast<int>(consumer.inputs.size()), "node '", consumer.name,
                "' has no input ", slot);
   ValueId old = consumer.inputs[slot];
+  if (node(value(v).producer).removed) user_error("set_input: '", value(v).name, "' belongs to a removed node");
   if (!(value(old).type == value(v).type))
     user_error("node '", consumer.name, "' input ", slot, " is ", value(old).type.str(), "; it cannot read '",
                value(v).name, "' of type ", value(v).type.str());

@@ -123,6 +123,10 @@ class Graph {
   void remove_node(NodeId node);
 
  private:
+  // A node of op "input" or "constant" with its one output.
+  ValueId add_source(const std::string& op, const std::string& name, TensorType type);
+  // UserError unless a value of that name and type can be added (all checks before any change).
+  void check_new_value(const std::string& name, const TensorType& type) const;
   NodeId new_node(Node node);
   ValueId new_value(const std::string& name, TensorType type, NodeId producer, int index);
   void add_use(ValueId value, NodeId consumer, int slot);

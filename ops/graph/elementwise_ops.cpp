@@ -29,6 +29,11 @@ FunctionGraphOp::Compute unary(const char* op, ScalarFn fn, bool float_only = tr
   };
 }
 
+// The math intrinsic `name` of the element (ir/expr.h's Call).
+ScalarFn intrinsic(const char* name) {
+  return [name](Expr x, const Attributes&) { return call(name, {x}); };
+}
+
 Expr constant_like(double value, const Expr& like) { return cast(like.type(), make_float(value)); }
 
 Expr clip_value(Expr x, const Attributes& a) {
@@ -100,18 +105,12 @@ std::vector<Tensor> cast_compute(const std::vector<Tensor>& in, const Attributes
 
 TESSEL_REGISTER_GRAPH_OP(relu, "max(x, 0)", OpPattern::Injective,
                          unary("relu", [](Expr x, const Attributes&) { return max(x, make_zero(x.type())); }, false));
-TESSEL_REGISTER_GRAPH_OP(sigmoid, "1 / (1 + exp(-x))", OpPattern::Injective,
-                         unary("sigmoid", [](Expr x, const Attributes&) { return call("sigmoid", {x}); }));
-TESSEL_REGISTER_GRAPH_OP(tanh, "hyperbolic tangent", OpPattern::Injective,
-                         unary("tanh", [](Expr x, const Attributes&) { return call("tanh", {x}); }));
-TESSEL_REGISTER_GRAPH_OP(exp, "e to the x", OpPattern::Injective,
-                         unary("exp", [](Expr x, const Attributes&) { return call("exp", {x}); }));
-TESSEL_REGISTER_GRAPH_OP(log, "natural logarithm", OpPattern::Injective,
-                         unary("log", [](Expr x, const Attributes&) { return call("log", {x}); }));
-TESSEL_REGISTER_GRAPH_OP(sqrt, "square root", OpPattern::Injective,
-                         unary("sqrt", [](Expr x, const Attributes&) { return call("sqrt", {x}); }));
-TESSEL_REGISTER_GRAPH_OP(abs, "|x|", OpPattern::Injective,
-                         unary("abs", [](Expr x, const Attributes&) { return call("fabs", {x}); }));
+TESSEL_REGISTER_GRAPH_OP(sigmoid, "1 / (1 + exp(-x))", OpPattern::Injective, unary("sigmoid", intrinsic("sigmoid")));
+TESSEL_REGISTER_GRAPH_OP(tanh, "hyperbolic tangent", OpPattern::Injective, unary("tanh", intrinsic("tanh")));
+TESSEL_REGISTER_GRAPH_OP(exp, "e to the x", OpPattern::Injective, unary("exp", intrinsic("exp")));
+TESSEL_REGISTER_GRAPH_OP(log, "natural logarithm", OpPattern::Injective, unary("log", intrinsic("log")));
+TESSEL_REGISTER_GRAPH_OP(sqrt, "square root", OpPattern::Injective, unary("sqrt", intrinsic("sqrt")));
+TESSEL_REGISTER_GRAPH_OP(abs, "|x|", OpPattern::Injective, unary("abs", intrinsic("fabs")));
 TESSEL_REGISTER_GRAPH_OP(neg, "-x", OpPattern::Injective,
                          unary("neg", [](Expr x, const Attributes&) { return make_zero(x.type()) - x; }, false));
 TESSEL_REGISTER_GRAPH_OP(leaky_relu, "x if x >= 0 else alpha*x (attribute alpha, default 0.01)", OpPattern::Injective,

@@ -36,7 +36,8 @@ void check_float(const Tensor& t, const char* op) {
 }
 
 int normalize_axis(int64_t axis, int rank, const char* op) {
-  if (axis < -rank || axis >= std::max(rank, 1))
+  if (rank == 0) user_error(op, ": a scalar (0-D tensor) has no axis ", axis);
+  if (axis < -rank || axis >= rank)
     user_error(op, ": axis ", axis, " is out of range for a ", rank, "-D tensor; use -", rank, "..", rank - 1);
   return static_cast<int>(axis < 0 ? axis + rank : axis);
 }

@@ -57,7 +57,7 @@ void check_input_count(const std::vector<Tensor>& inputs, size_t min, size_t max
 void check_rank(const Tensor& t, int rank, const char* op, const char* what);
 // UserError unless `t` is float32.
 void check_float(const Tensor& t, const char* op);
-// axis in [-rank, rank) made non-negative; UserError naming `op` otherwise.
+// axis in [-rank, rank) made non-negative; UserError naming `op` otherwise (and for scalars).
 int normalize_axis(int64_t axis, int rank, const char* op);
 
 // The numpy broadcast of two shapes (aligned at the right; a 1 stretches); UserError if they do

@@ -16,6 +16,7 @@ namespace {
 
 // Sorted, distinct, non-negative axes; all of them when `axes` is empty.
 std::vector<int> normalize_axes(const Ints& axes, int rank, const char* op) {
+  if (rank == 0) user_error(op, ": a scalar (0-D tensor) has nothing to reduce");
   std::vector<int> out;
   for (int64_t a : axes) out.push_back(normalize_axis(a, rank, op));
   if (axes.empty())

@@ -8,6 +8,7 @@
 // the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
 // ("constant", "edge", "reflect") and value; take axis.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "ops/graph/graph_op_util.h"
@@ -98,18 +99,21 @@ std::vector<Tensor> concat_compute(const std::vector<Tensor>& in, const Attribut
                  " differ outside axis ", axis, " (or in element type)");
     shape[axis] += t.shape()[axis];
   }
+  std::vector<int64_t> offsets{0};  // where each input starts along the axis
+  for (const Tensor& t : in) offsets.push_back(offsets.back() + t.shape()[axis]);
   return {compute(shape, [&](const std::vector<Var>& i) {
-    // The last input holding the point, chosen by selects from the first; reads stay in bounds.
-    Expr value;
-    int64_t offset = 0;
-    for (const Tensor& t : in) {
-      std::vector<Expr> at = as_exprs(i);
-      Expr local = i[axis] - Expr(offset);
-      at[axis] = min(max(local, Expr(0)), Expr(std::max<int64_t>(t.shape()[axis] - 1, 0)));
-      if (t.shape()[axis] > 0) value = value.defined() ? select(i[axis] >= Expr(offset), t(at), value) : t(at);
-      offset += t.shape()[axis];
-    }
-    return value;
+    // A balanced tree of selects on the axis index (depth log2 of the inputs, not their number);
+    // each read is clamped into its input, since both sides of a select are evaluated.
+    std::function<Expr(size_t, size_t)> choose = [&](size_t lo, size_t hi) -> Expr {
+      if (lo + 1 == hi) {
+        std::vector<Expr> at = as_exprs(i);
+        at[axis] = min(max(i[axis] - Expr(offsets[lo]), Expr(0)), Expr(in[lo].shape()[axis] - 1));
+        return in[lo](at);
+      }
+      size_t mid = (lo + hi) / 2;
+      return select(i[axis] >= Expr(offsets[mid]), choose(mid, hi), choose(lo, mid));
+    };
+    return choose(0, in.size());
   }, "concat", "injective")};
 }
 
