@@ -23,7 +23,7 @@ struct Descr {
 };
 
 const Descr kDescrs[] = {
-    {"<f4", ElementType::of<float>()},  {"<f8", ElementType::of<double>()}, {"<i4", ElementType::of<int32_t>()},
+    {"<f4", ElementType::of<float>()},   {"<f8", ElementType::of<double>()}, {"<i4", ElementType::of<int32_t>()},
     {"<i8", ElementType::of<int64_t>()}, {"|i1", ElementType::of<int8_t>()}, {"|u1", ElementType::of<uint8_t>()},
     {"|b1", ElementType::of<bool>()},
 };
@@ -32,7 +32,8 @@ const Descr kDescrs[] = {
 std::string field(const std::string& header, const std::string& key, const std::string& path) {
   std::smatch m;
   std::regex pattern("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
-  if (!std::regex_search(header, m, pattern)) user_error("'", path, "' is not a .npy file: its header has no '", key, "'");
+  if (!std::regex_search(header, m, pattern))
+    user_error("'", path, "' is not a .npy file: its header has no '", key, "'");
   return m[1].str();
 }
 
@@ -68,7 +69,8 @@ NDArray read_npy(const std::string& path) {
   uint32_t header_size = 0;
   uint8_t size_bytes[4] = {0, 0, 0, 0};
   int width = version[0] == 1 ? 2 : 4;
-  if (version[0] < 1 || version[0] > 3) user_error("'", path, "' has .npy format version ", int(version[0]), "; 1 to 3 are read");
+  if (version[0] < 1 || version[0] > 3)
+    user_error("'", path, "' has .npy format version ", int(version[0]), "; 1 to 3 are read");
   if (!in.read(reinterpret_cast<char*>(size_bytes), width)) user_error("'", path, "' is truncated in its header");
   for (int i = width - 1; i >= 0; --i) header_size = header_size << 8 | size_bytes[i];
   if (header_size > (1u << 20)) user_error("'", path, "' has an implausible header size ", header_size);
@@ -81,7 +83,9 @@ NDArray read_npy(const std::string& path) {
   const Descr* found = nullptr;
   for (const Descr& d : kDescrs)
     if (descr == d.text) found = &d;
-  if (!found) user_error("'", path, "' holds elements of type '", descr, "', which is not read (", "<f4, <f8, <i4, <i8, |i1, |u1, |b1 are)");
+  if (!found)
+    user_error("'", path, "' holds elements of type '", descr, "', which is not read (",
+               "<f4, <f8, <i4, <i8, |i1, |u1, |b1 are)");
   std::vector<int64_t> shape = parse_shape(field(header, "shape", path), path);
   int64_t count = 1;
   for (int64_t d : shape) {

@@ -27,7 +27,9 @@ Converter unary(const char* op, std::function<Attributes(const OnnxNode&)> attrs
 
 // Arithmetic on float32 or on integers (shape computations).
 Converter binary(const char* op) {
-  return [op](ImportContext& ctx, const OnnxNode&) { ctx.define_output(0, ctx.emit(op, {ctx.input(0), ctx.input(1)})); };
+  return [op](ImportContext& ctx, const OnnxNode&) {
+    ctx.define_output(0, ctx.emit(op, {ctx.input(0), ctx.input(1)}));
+  };
 }
 
 // Clip: min and max are attributes before opset 11, optional static inputs since.
@@ -48,7 +50,8 @@ void convert_clip(ImportContext& ctx, const OnnxNode& node) {
 void convert_batch_norm(ImportContext& ctx, const OnnxNode& node) {
   if (node.attr_int("training_mode", 0) != 0)
     ctx.unsupported("training mode (training_mode=1) is not supported; export the model in eval mode");
-  if (ctx.opset() < 9 && node.attr_int("spatial", 1) == 0) ctx.unsupported("spatial=0 (per-element statistics) is not supported");
+  if (ctx.opset() < 9 && node.attr_int("spatial", 1) == 0)
+    ctx.unsupported("spatial=0 (per-element statistics) is not supported");
   for (size_t i = 1; i < node.num_outputs(); ++i)
     if (node.has_output(i)) ctx.unsupported("the running statistics outputs (training) are not supported");
   ValueId x = ctx.input(0);
@@ -88,7 +91,10 @@ const ConverterRegistration registration{
     {"Sqrt", unary("sqrt")},
     {"Abs", unary("abs")},
     {"Neg", unary("neg")},
-    {"LeakyRelu", unary("leaky_relu", [](const OnnxNode& n) { return Attributes{{"alpha", double(n.attr_float("alpha", 0.01f))}}; })},
+    {"LeakyRelu", unary("leaky_relu",
+                        [](const OnnxNode& n) {
+                          return Attributes{{"alpha", double(n.attr_float("alpha", 0.01f))}};
+                        })},
     {"HardSigmoid", unary("hard_sigmoid", [](const OnnxNode& n) { return alpha_beta(n, 0.2f, 0.5f); })},
     {"HardSwish", unary("hard_swish")},
     {"Clip", convert_clip},

@@ -41,14 +41,17 @@ LstmSpec check_lstm(ImportContext& ctx, const OnnxNode& node, ValueId x) {
   for (size_t i = 0; i < acts.size(); ++i)
     if (acts[i] != (i % 3 == 0 ? "Sigmoid" : "Tanh"))
       ctx.unsupported("activations other than the default (Sigmoid, Tanh, Tanh) are not supported");
-  if (ctx.type(x).dtype != DataType::float32()) ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
+  if (ctx.type(x).dtype != DataType::float32())
+    ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
   if (ctx.type(x).ndim() != 3) user_error("X must be 3-D; it is ", ctx.type(x).ndim(), "-D");
   LstmSpec s{ctx.type(x).shape[0], ctx.type(x).shape[1], node.attr_int("hidden_size", 0), 1,
              node.attr_string("direction", "forward")};
-  if (s.direction == "bidirectional") s.directions = 2;
+  if (s.direction == "bidirectional")
+    s.directions = 2;
   else if (s.direction != "forward" && s.direction != "reverse")
     user_error("direction '", s.direction, "' is not one of forward, reverse, bidirectional");
-  if (s.steps > kMaxSteps) ctx.unsupported("a sequence of ", s.steps, " steps is longer than the ", kMaxSteps, " Tessel unrolls");
+  if (s.steps > kMaxSteps)
+    ctx.unsupported("a sequence of ", s.steps, " steps is longer than the ", kMaxSteps, " Tessel unrolls");
   if (node.has_input(4))
     for (int64_t len : ctx.static_ints(4, "LSTM's sequence_lens"))
       if (len != s.steps) ctx.unsupported("sequence_lens shorter than the sequence are not supported");
@@ -63,17 +66,20 @@ class LstmUnroller {
   std::array<ValueId, 3> direction(ValueId x_flat, int64_t d) {
     NDArray w = ctx_.static_input(1, "LSTM's W"), r = ctx_.static_input(2, "LSTM's R");
     int64_t h4 = 4 * s_.hidden, in = ctx_.type(x_flat).shape[1];
-    if (w.shape() != std::vector<int64_t>{s_.directions, h4, in} || r.shape() != std::vector<int64_t>{s_.directions, h4, s_.hidden})
+    if (w.shape() != std::vector<int64_t>{s_.directions, h4, in} ||
+        r.shape() != std::vector<int64_t>{s_.directions, h4, s_.hidden})
       user_error("W ", shape_str(w.shape()), " or R ", shape_str(r.shape()), " does not fit ", s_.directions,
                  " direction(s), hidden_size ", s_.hidden, " and input size ", in);
     ValueId rd = ctx_.constant(row(r, d), "R");
-    ValueId xw = ctx_.emit("bias_add", {ctx_.emit("dense", {x_flat, ctx_.constant(row(w, d), "W")}), ctx_.constant(bias(d), "B")});
+    ValueId xw = ctx_.emit("bias_add",
+                           {ctx_.emit("dense", {x_flat, ctx_.constant(row(w, d), "W")}), ctx_.constant(bias(d), "B")});
     std::optional<ValueId> h = initial_state(5, d), c = initial_state(6, d);
     bool reverse = s_.direction == "reverse" || d == 1;
     std::vector<ValueId> outputs(s_.steps);
     for (int64_t k = 0; k < s_.steps; ++k) {
       int64_t t = reverse ? s_.steps - 1 - k : k;
-      ValueId gates = ctx_.emit("strided_slice", {xw}, {{"starts", Ints{t * s_.batch}}, {"ends", Ints{(t + 1) * s_.batch}}});
+      ValueId gates =
+          ctx_.emit("strided_slice", {xw}, {{"starts", Ints{t * s_.batch}}, {"ends", Ints{(t + 1) * s_.batch}}});
       if (h) gates = ctx_.emit("add", {gates, ctx_.emit("dense", {*h, rd})});
       step(gates, d, h, c);
       outputs[t] = ctx_.reshape(*h, {1, 1, s_.batch, s_.hidden});
@@ -89,7 +95,8 @@ class LstmUnroller {
     NDArray out = NDArray::zeros({h4}, DataType::float32());
     if (!node_.has_input(3)) return out;
     NDArray b = ctx_.static_input(3, "LSTM's B");
-    if (b.shape() != std::vector<int64_t>{s_.directions, 2 * h4}) user_error("B must be ", shape_str({s_.directions, 2 * h4}));
+    if (b.shape() != std::vector<int64_t>{s_.directions, 2 * h4})
+      user_error("B must be ", shape_str({s_.directions, 2 * h4}));
     NDArray wb = row(b, d, 0, h4), rb = row(b, d, h4, h4);
     for (int64_t i = 0; i < h4; ++i) out.data_as<float>()[i] = wb.data_as<float>()[i] + rb.data_as<float>()[i];
     return out;
@@ -108,7 +115,8 @@ class LstmUnroller {
   ValueId peephole(ValueId gate, int64_t d, int which, const std::optional<ValueId>& c) {
     if (!node_.has_input(7) || !c) return gate;
     NDArray p = ctx_.static_input(7, "LSTM's P");
-    if (p.shape() != std::vector<int64_t>{s_.directions, 3 * s_.hidden}) user_error("P must be ", shape_str({s_.directions, 3 * s_.hidden}));
+    if (p.shape() != std::vector<int64_t>{s_.directions, 3 * s_.hidden})
+      user_error("P must be ", shape_str({s_.directions, 3 * s_.hidden}));
     ValueId pw = ctx_.constant(row(p, d, which * s_.hidden, s_.hidden), "P");
     return ctx_.emit("add", {gate, ctx_.emit("mul", {pw, *c})});
   }
@@ -143,7 +151,9 @@ void convert_lstm(ImportContext& ctx, const OnnxNode& node) {
     std::array<ValueId, 3> out = unroll.direction(x_flat, d);
     for (int k = 0; k < 3; ++k) parts[k].push_back(out[k]);
   }
-  auto joined = [&](int k, int64_t axis) { return parts[k].size() == 1 ? parts[k][0] : ctx.emit("concat", parts[k], {{"axis", axis}}); };
+  auto joined = [&](int k, int64_t axis) {
+    return parts[k].size() == 1 ? parts[k][0] : ctx.emit("concat", parts[k], {{"axis", axis}});
+  };
   std::array<ValueId, 3> results{joined(0, 1), joined(1, 0), joined(2, 0)};
   if (batch_first) {
     results[0] = ctx.emit("transpose", {results[0]}, {{"perm", Ints{2, 0, 1, 3}}});

@@ -26,13 +26,15 @@ Ints pair_attr(const OnnxNode& node, const char* name) {
 // The window of `node` over 4-D input `x` with kernel extent `kernel`, auto_pad resolved.
 Window window_of(ImportContext& ctx, const OnnxNode& node, ValueId x, Ints kernel) {
   const graph::TensorType& t = ctx.type(x);
-  if (t.ndim() != 4)
-    ctx.unsupported("only 2-D windows over NCHW data are supported; the input is ", t.ndim(), "-D");
+  if (t.ndim() != 4) ctx.unsupported("only 2-D windows over NCHW data are supported; the input is ", t.ndim(), "-D");
   if (t.dtype != DataType::float32()) ctx.unsupported("element type ", t.dtype.str(), " is not supported (only FLOAT)");
-  Window w{std::move(kernel), pair_attr(node, "strides"), pair_attr(node, "dilations"), node.attr_ints("pads", {0, 0, 0, 0})};
+  Window w{std::move(kernel), pair_attr(node, "strides"), pair_attr(node, "dilations"),
+           node.attr_ints("pads", {0, 0, 0, 0})};
   if (node.has_attr("kernel_shape") && node.attr_ints("kernel_shape", {}) != w.kernel)
-    user_error("kernel_shape ", shape_str(node.attr_ints("kernel_shape", {})), " does not match the weight's ", shape_str(w.kernel));
-  if (w.pads.size() != 4) user_error("attribute 'pads' must have 4 values (2-D begin and end pads); it has ", w.pads.size());
+    user_error("kernel_shape ", shape_str(node.attr_ints("kernel_shape", {})), " does not match the weight's ",
+               shape_str(w.kernel));
+  if (w.pads.size() != 4)
+    user_error("attribute 'pads' must have 4 values (2-D begin and end pads); it has ", w.pads.size());
   for (int64_t s : w.strides)
     if (s <= 0) user_error("strides must be positive");
   std::string auto_pad = node.attr_string("auto_pad", "NOTSET");
@@ -67,7 +69,8 @@ void add_bias(ImportContext& ctx, ValueId& y) {
 
 void convert_conv(ImportContext& ctx, const OnnxNode& node) {
   ValueId x = ctx.input(0), w = ctx.input(1);
-  if (ctx.type(w).ndim() != 4) ctx.unsupported("only 2-D convolution is supported; the weight is ", ctx.type(w).ndim(), "-D");
+  if (ctx.type(w).ndim() != 4)
+    ctx.unsupported("only 2-D convolution is supported; the weight is ", ctx.type(w).ndim(), "-D");
   Attributes attrs = window_attrs(window_of(ctx, node, x, spatial(ctx.type(w))));
   attrs.set("groups", node.attr_int("group", 1));
   ValueId y = ctx.emit("conv2d", {x, w}, attrs);
@@ -92,8 +95,8 @@ void convert_conv_transpose(ImportContext& ctx, const OnnxNode& node) {
   if (!out_shape.empty()) {
     if (out_shape.size() != 2) user_error("attribute 'output_shape' must give the 2 spatial extents");
     for (int d = 0; d < 2; ++d) {
-      int64_t total = win.strides[d] * (ctx.type(x).shape[2 + d] - 1) + extra[d] + (kernel[d] - 1) * win.dilations[d] + 1 -
-                      out_shape[d];
+      int64_t total = win.strides[d] * (ctx.type(x).shape[2 + d] - 1) + extra[d] + (kernel[d] - 1) * win.dilations[d] +
+                      1 - out_shape[d];
       if (total < 0) {  // a bigger output than the full result: the rest at the end, as output_padding
         extra[d] -= total;
         total = 0;
@@ -120,7 +123,8 @@ ValueId scaled(ImportContext& ctx, ValueId v, float factor, const char* name) {
 void convert_gemm(ImportContext& ctx, const OnnxNode& node) {
   ValueId a = ctx.input(0), b = ctx.input(1);
   if (ctx.type(a).ndim() != 2 || ctx.type(b).ndim() != 2) user_error("A and B must be matrices");
-  if (ctx.type(a).dtype != DataType::float32()) ctx.unsupported("element type ", ctx.type(a).dtype.str(), " is not supported (only FLOAT)");
+  if (ctx.type(a).dtype != DataType::float32())
+    ctx.unsupported("element type ", ctx.type(a).dtype.str(), " is not supported (only FLOAT)");
   if (node.attr_int("transA", 0)) a = ctx.emit("transpose", {a}, {{"perm", Ints{1, 0}}});
   ValueId y = node.attr_int("transB", 0) ? ctx.emit("dense", {a, b}) : ctx.emit("matmul", {a, b});
   y = scaled(ctx, y, node.attr_float("alpha", 1.0f), "alpha");
@@ -135,7 +139,8 @@ void convert_gemm(ImportContext& ctx, const OnnxNode& node) {
 // dropped from the result.
 void convert_matmul(ImportContext& ctx, const OnnxNode&) {
   ValueId a = ctx.input(0), b = ctx.input(1);
-  if (ctx.type(a).dtype != DataType::float32()) ctx.unsupported("element type ", ctx.type(a).dtype.str(), " is not supported (only FLOAT)");
+  if (ctx.type(a).dtype != DataType::float32())
+    ctx.unsupported("element type ", ctx.type(a).dtype.str(), " is not supported (only FLOAT)");
   std::vector<int64_t> sa = ctx.type(a).shape, sb = ctx.type(b).shape;
   if (sa.empty() || sb.empty()) user_error("MatMul operands must not be scalars");
   bool row = sa.size() == 1, column = sb.size() == 1;
@@ -154,7 +159,8 @@ Converter pool(const char* op) {
     ValueId x = ctx.input(0);
     if (!node.has_attr("kernel_shape")) user_error("the attribute 'kernel_shape' is missing");
     Ints kernel = node.attr_ints("kernel_shape", {});
-    if (kernel.size() != 2) ctx.unsupported("only 2-D pooling is supported; kernel_shape has ", kernel.size(), " values");
+    if (kernel.size() != 2)
+      ctx.unsupported("only 2-D pooling is supported; kernel_shape has ", kernel.size(), " values");
     Attributes attrs = window_attrs(window_of(ctx, node, x, kernel));
     attrs.set("kernel_shape", kernel);
     attrs.set("ceil_mode", node.attr_int("ceil_mode", 0));
@@ -167,7 +173,8 @@ Converter global_pool(const char* op) {
   return [op](ImportContext& ctx, const OnnxNode&) {
     ValueId x = ctx.input(0);
     if (ctx.type(x).ndim() != 4) ctx.unsupported("only 2-D global pooling (4-D NCHW input) is supported");
-    if (ctx.type(x).dtype != DataType::float32()) ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
+    if (ctx.type(x).dtype != DataType::float32())
+      ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
     ctx.define_output(0, ctx.emit(op, {x}));
   };
 }

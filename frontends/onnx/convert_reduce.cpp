@@ -16,7 +16,8 @@ Converter reduction(const char* op) {
   return [op](ImportContext& ctx, const OnnxNode& node) {
     ValueId x = ctx.input(0);
     bool axes_input = std::string(op) == "reduce_sum" && ctx.opset() >= 13;
-    Ints axes = axes_input ? (node.has_input(1) ? ctx.static_ints(1, "ReduceSum's axes") : Ints{}) : node.attr_ints("axes", {});
+    Ints axes =
+        axes_input ? (node.has_input(1) ? ctx.static_ints(1, "ReduceSum's axes") : Ints{}) : node.attr_ints("axes", {});
     if (axes.empty() && node.attr_int("noop_with_empty_axes", 0)) {
       ctx.define_output(0, x);
       return;
@@ -32,7 +33,8 @@ Converter reduction(const char* op) {
 Converter softmax(const char* op) {
   return [op](ImportContext& ctx, const OnnxNode& node) {
     ValueId x = ctx.input(0);
-    if (ctx.type(x).dtype != DataType::float32()) ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
+    if (ctx.type(x).dtype != DataType::float32())
+      ctx.unsupported("element type ", ctx.type(x).dtype.str(), " is not supported (only FLOAT)");
     std::vector<int64_t> shape = ctx.type(x).shape;
     int64_t rank = static_cast<int64_t>(shape.size());
     if (ctx.opset() >= 13) {
@@ -40,7 +42,8 @@ Converter softmax(const char* op) {
       return;
     }
     int64_t axis = node.attr_int("axis", 1);
-    if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) user_error("axis ", axis, " is out of range for rank ", rank);
+    if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+      user_error("axis ", axis, " is out of range for rank ", rank);
     if (axis < 0) axis += rank;
     auto product = [&](int64_t begin, int64_t end) {
       return std::accumulate(shape.begin() + begin, shape.begin() + end, int64_t{1}, std::multiplies<>());

@@ -44,7 +44,8 @@ void convert_reshape(ImportContext& ctx, const OnnxNode& node) {
   int64_t known = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 0 && !allow_zero) {
-      if (d >= in.size()) user_error("shape ", shape_str(shape), " copies dimension ", d, " that the ", in.size(), "-D input lacks");
+      if (d >= in.size())
+        user_error("shape ", shape_str(shape), " copies dimension ", d, " that the ", in.size(), "-D input lacks");
       shape[d] = in[d];
     }
     if (shape[d] == -1) {
@@ -125,10 +126,12 @@ void convert_split(ImportContext& ctx, const OnnxNode& node) {
                                                  : node.attr_ints("split", {});
   int64_t parts = static_cast<int64_t>(node.num_outputs()), extent = ctx.type(x).shape[axis];
   if (sizes.empty()) {
-    if (parts == 0 || extent % parts != 0) user_error("axis ", axis, " of extent ", extent, " does not split into ", parts, " equal parts");
+    if (parts == 0 || extent % parts != 0)
+      user_error("axis ", axis, " of extent ", extent, " does not split into ", parts, " equal parts");
     sizes.assign(parts, extent / parts);
   }
-  if (static_cast<int64_t>(sizes.size()) != parts) user_error(sizes.size(), " split sizes are given for ", parts, " outputs");
+  if (static_cast<int64_t>(sizes.size()) != parts)
+    user_error(sizes.size(), " split sizes are given for ", parts, " outputs");
   std::vector<ValueId> out = ctx.emit_multi("split", {x}, {{"axis", axis}, {"split", Ints(sizes)}});
   for (size_t i = 0; i < out.size(); ++i) ctx.define_output(i, out[i]);
 }
@@ -211,10 +214,11 @@ void convert_constant(ImportContext& ctx, const OnnxNode& node) {
 }
 
 const ConverterRegistration registration{
-    {"Flatten", convert_flatten},     {"Reshape", convert_reshape}, {"Squeeze", convert_squeeze},
+    {"Flatten", convert_flatten},     {"Reshape", convert_reshape},     {"Squeeze", convert_squeeze},
     {"Unsqueeze", convert_unsqueeze}, {"Transpose", convert_transpose}, {"Concat", convert_concat},
-    {"Split", convert_split},         {"Slice", convert_slice},     {"Pad", convert_pad},
-    {"Expand", convert_expand},       {"Gather", convert_gather},       {"Shape", convert_shape},     {"Constant", convert_constant},
+    {"Split", convert_split},         {"Slice", convert_slice},         {"Pad", convert_pad},
+    {"Expand", convert_expand},       {"Gather", convert_gather},       {"Shape", convert_shape},
+    {"Constant", convert_constant},
 };
 
 }  // namespace

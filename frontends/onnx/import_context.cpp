@@ -92,9 +92,10 @@ NDArray ImportContext::static_input(size_t i, const char* what) const {
   const NDArray* value = graph_.constant_value(v);
   if (value) return *value;
   if (graph_.node(graph_.value(v).producer).is_input())
-    throw NeedsConstantInput(detail::concat(what, " ('", node().input(i), "') must be known when the model is imported, but ",
-                                            "it is a graph input; give its value (ImportOptions::constant_inputs)"),
-                             graph_.value(v).name);
+    throw NeedsConstantInput(
+        detail::concat(what, " ('", node().input(i), "') must be known when the model is imported, but ",
+                       "it is a graph input; give its value (ImportOptions::constant_inputs)"),
+        graph_.value(v).name);
   unsupported(what, " ('", node().input(i), "') must be known when the model is imported; it is computed at run time");
 }
 

@@ -3,14 +3,14 @@
 // ONNX value names to graph values, and helpers to emit operators and constants and to read the
 // inputs an operator needs statically (Reshape's shape, Slice's bounds).
 #pragma once
+#include <onnx/onnx_pb.h>
+
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <onnx/onnx_pb.h>
 
 #include "frontends/onnx/onnx_importer.h"
 #include "ir/graph/graph.h"
@@ -91,7 +91,8 @@ class ImportContext {
   // An operator node for the current node; integer-valued nodes whose inputs are all constant
   // (shape arithmetic) are evaluated at once and become constants.
   ValueId emit(const std::string& op, const std::vector<ValueId>& inputs, graph::Attributes attrs = {});
-  std::vector<ValueId> emit_multi(const std::string& op, const std::vector<ValueId>& inputs, graph::Attributes attrs = {});
+  std::vector<ValueId> emit_multi(const std::string& op, const std::vector<ValueId>& inputs,
+                                  graph::Attributes attrs = {});
   ValueId constant(NDArray value, const std::string& hint);
   ValueId reshape(ValueId v, const std::vector<int64_t>& shape);
 

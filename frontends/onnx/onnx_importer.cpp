@@ -26,8 +26,9 @@ int default_opset(const ::onnx::ModelProto& model, const std::string& source) {
     if (!default_domain(entry.domain())) continue;
     int64_t v = entry.version();
     if (v < kMinOpset || v > kMaxOpset)
-      throw UnsupportedModel(detail::concat(source, " uses ONNX opset ", v, ", which is not supported; Tessel imports opsets ",
-                                            kMinOpset, " to ", kMaxOpset, " (re-export it, e.g. torch.onnx.export(..., opset_version=13))"));
+      throw UnsupportedModel(
+          detail::concat(source, " uses ONNX opset ", v, ", which is not supported; Tessel imports opsets ", kMinOpset,
+                         " to ", kMaxOpset, " (re-export it, e.g. torch.onnx.export(..., opset_version=13))"));
     return static_cast<int>(v);
   }
   user_error(source, " declares no opset for the default ONNX domain (opset_import); it is not a valid ONNX model");
@@ -83,7 +84,8 @@ std::vector<int64_t> input_shape(const ::onnx::ValueInfoProto& info, const Impor
       shape.push_back(dim.dim_value());
     } else if (given) {
       shape.push_back(*given);
-    } else if (auto p = options.dim_params.find(dim.dim_param()); !dim.dim_param().empty() && p != options.dim_params.end()) {
+    } else if (auto p = options.dim_params.find(dim.dim_param());
+               !dim.dim_param().empty() && p != options.dim_params.end()) {
       shape.push_back(p->second);
     } else {
       user_error("graph input '", name, "' has the dynamic dimension ", d,
@@ -129,7 +131,8 @@ class Importer {
 
  private:
   void add_initializers(ImportContext& ctx) {
-    if (g_.sparse_initializer_size() > 0) throw UnsupportedModel(source_ + " has sparse initializers, which are not supported");
+    if (g_.sparse_initializer_size() > 0)
+      throw UnsupportedModel(source_ + " has sparse initializers, which are not supported");
     for (const auto& init : g_.initializer()) {
       std::string what = "initializer '" + init.name() + "'";
       if (init.name().empty()) user_error(source_, ": an initializer has no name");
@@ -148,7 +151,8 @@ class Importer {
     for (const auto& in : g_.input()) {
       if (ctx.defined(in.name())) continue;  // an initializer listed as an input (IR < 4): a constant
       if (!in.type().has_tensor_type())
-        throw UnsupportedModel(detail::concat(source_, ": graph input '", in.name(), "' is not a tensor (a sequence, map or optional)"));
+        throw UnsupportedModel(
+            detail::concat(source_, ": graph input '", in.name(), "' is not a tensor (a sequence, map or optional)"));
       std::string what = "graph input '" + in.name() + "'";
       DataType dtype = to_tessel_type(in.type().tensor_type().elem_type(), what);
       if (auto fixed = options_.constant_inputs.find(in.name()); fixed != options_.constant_inputs.end()) {
@@ -198,7 +202,8 @@ class Importer {
   void check_declared_type(const ::onnx::ValueInfoProto& out, const graph::TensorType& computed) {
     if (!out.type().has_tensor_type()) return;
     const auto& t = out.type().tensor_type();
-    bool agrees = t.elem_type() == 0 || to_tessel_type(t.elem_type(), "graph output '" + out.name() + "'") == computed.dtype;
+    bool agrees =
+        t.elem_type() == 0 || to_tessel_type(t.elem_type(), "graph output '" + out.name() + "'") == computed.dtype;
     if (t.has_shape()) {
       agrees = agrees && t.shape().dim_size() == computed.ndim();
       for (int d = 0; agrees && d < t.shape().dim_size(); ++d)
@@ -232,7 +237,8 @@ class Importer {
 
 graph::Graph import_onnx_bytes(const void* data, size_t size, const std::string& source, const ImportOptions& options) {
   if (size > static_cast<size_t>(std::numeric_limits<int>::max()))
-    user_error(source, " is larger than 2 GiB, more than one protobuf message can hold; ONNX models that size keep "
+    user_error(source,
+               " is larger than 2 GiB, more than one protobuf message can hold; ONNX models that size keep "
                "their weights in external files, which is not supported");
   ::onnx::ModelProto model;
   if (!model.ParseFromArray(data, static_cast<int>(size)))

@@ -36,7 +36,8 @@ struct UnsupportedModel : UserError {
 
 // An operator needs the value of a graph input at import (see ImportOptions::constant_inputs).
 struct NeedsConstantInput : UnsupportedModel {
-  NeedsConstantInput(const std::string& message, std::string name) : UnsupportedModel(message), input(std::move(name)) {}
+  NeedsConstantInput(const std::string& message, std::string name)
+      : UnsupportedModel(message), input(std::move(name)) {}
   std::string input;  // the graph input's name
 };
 

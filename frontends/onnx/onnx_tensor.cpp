@@ -17,10 +17,14 @@ std::string onnx_type_name(int elem_type) {
 
 DataType to_tessel_type(int elem_type, const std::string& what) {
   switch (elem_type) {
-    case ::onnx::TensorProto_DataType_FLOAT: return DataType::float32();
-    case ::onnx::TensorProto_DataType_INT32: return DataType::int32();
-    case ::onnx::TensorProto_DataType_INT64: return DataType::int64();
-    default: break;
+    case ::onnx::TensorProto_DataType_FLOAT:
+      return DataType::float32();
+    case ::onnx::TensorProto_DataType_INT32:
+      return DataType::int32();
+    case ::onnx::TensorProto_DataType_INT64:
+      return DataType::int64();
+    default:
+      break;
   }
   if (!::onnx::TensorProto_DataType_IsValid(elem_type) || elem_type == 0)
     user_error(what, " has no valid element type (", elem_type, ")");
@@ -48,8 +52,9 @@ void copy_field(const Field& field, T* dst, int64_t count) {
 
 NDArray to_ndarray(const ::onnx::TensorProto& t, const std::string& what) {
   if (t.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL)
-    throw UnsupportedModel(what + " keeps its data in an external file, which is not supported; save the model "
-                                  "with its data inside (onnx.save(model, path, save_as_external_data=False))");
+    throw UnsupportedModel(what +
+                           " keeps its data in an external file, which is not supported; save the model "
+                           "with its data inside (onnx.save(model, path, save_as_external_data=False))");
   if (t.has_segment()) throw UnsupportedModel(what + " is a segmented tensor, which is not supported");
   DataType type = to_tessel_type(t.data_type(), what);
   std::vector<int64_t> shape(t.dims().begin(), t.dims().end());
@@ -73,12 +78,14 @@ NDArray to_ndarray(const ::onnx::TensorProto& t, const std::string& what) {
   int64_t given = type == DataType::float32() ? t.float_data_size()
                   : type == DataType::int64() ? t.int64_data_size()
                                               : t.int32_data_size();
-  if (given != count)
-    user_error(what, " holds ", given, " values but its shape ", shape_str(shape), " needs ", count);
+  if (given != count) user_error(what, " holds ", given, " values but its shape ", shape_str(shape), " needs ", count);
   NDArray out = NDArray::empty(shape, type);
-  if (type == DataType::float32()) copy_field(t.float_data(), out.data_as<float>(), count);
-  else if (type == DataType::int64()) copy_field(t.int64_data(), out.data_as<int64_t>(), count);
-  else copy_field(t.int32_data(), out.data_as<int32_t>(), count);
+  if (type == DataType::float32())
+    copy_field(t.float_data(), out.data_as<float>(), count);
+  else if (type == DataType::int64())
+    copy_field(t.int64_data(), out.data_as<int64_t>(), count);
+  else
+    copy_field(t.int32_data(), out.data_as<int32_t>(), count);
   return out;
 }
 

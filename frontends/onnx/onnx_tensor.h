@@ -1,9 +1,9 @@
 // ONNX element types and tensors (TensorProto) as Tessel data types and NDArrays. Internal to
 // the frontend: it includes libonnx's protobuf classes.
 #pragma once
-#include <string>
-
 #include <onnx/onnx_pb.h>
+
+#include <string>
 
 #include "ir/type.h"
 #include "runtime/ndarray.h"

@@ -45,8 +45,10 @@ void print_list(std::ostream& os, const std::vector<T>& values) {
   os << "[";
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) os << ", ";
-    if constexpr (std::is_floating_point_v<T>) print_number(os, values[i]);
-    else os << values[i];
+    if constexpr (std::is_floating_point_v<T>)
+      print_number(os, values[i]);
+    else
+      os << values[i];
   }
   os << "]";
 }
@@ -95,13 +97,19 @@ std::string Attributes::str() const {
   for (const auto& [name, value] : values_) {
     os << (first ? "" : ", ") << name << "=";
     first = false;
-    std::visit([&](const auto& v) {
-      using T = std::decay_t<decltype(v)>;
-      if constexpr (std::is_same_v<T, int64_t>) os << v;
-      else if constexpr (std::is_same_v<T, double>) print_number(os, v);
-      else if constexpr (std::is_same_v<T, std::string>) os << '"' << v << '"';
-      else print_list(os, v);
-    }, value);
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, int64_t>)
+            os << v;
+          else if constexpr (std::is_same_v<T, double>)
+            print_number(os, v);
+          else if constexpr (std::is_same_v<T, std::string>)
+            os << '"' << v << '"';
+          else
+            print_list(os, v);
+        },
+        value);
   }
   os << "}";
   return os.str();

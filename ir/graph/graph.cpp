@@ -5,7 +5,6 @@
 #include <functional>
 #include <queue>
 
-
 #include "ir/graph/op.h"
 #include "ir/te_interpreter.h"
 #include "support/error.h"
@@ -180,8 +179,10 @@ std::vector<NodeId> Graph::topological_order() const {
 std::vector<Use> Graph::users(ValueId v) const {
   std::vector<Use> out;
   for (auto e : boost::make_iterator_range(boost::out_edges(value(v).producer, topology_)))
-    if (topology_[e].value == v) out.push_back(Use{static_cast<NodeId>(boost::target(e, topology_)), topology_[e].slot});
-  std::sort(out.begin(), out.end(), [](const Use& a, const Use& b) { return a.node != b.node ? a.node < b.node : a.slot < b.slot; });
+    if (topology_[e].value == v)
+      out.push_back(Use{static_cast<NodeId>(boost::target(e, topology_)), topology_[e].slot});
+  std::sort(out.begin(), out.end(),
+            [](const Use& a, const Use& b) { return a.node != b.node ? a.node < b.node : a.slot < b.slot; });
   return out;
 }
 
@@ -229,8 +230,8 @@ void Graph::remove_use(ValueId v, NodeId consumer, int slot) {
 
 void Graph::set_input(NodeId n, int slot, ValueId v) {
   Node& consumer = mutable_node(n);
-  TESSEL_CHECK(slot >= 0 && slot < static_cast<int>(consumer.inputs.size()), "node '", consumer.name,
-               "' has no input ", slot);
+  TESSEL_CHECK(slot >= 0 && slot < static_cast<int>(consumer.inputs.size()), "node '", consumer.name, "' has no input ",
+               slot);
   ValueId old = consumer.inputs[slot];
   if (node(value(v).producer).removed) user_error("set_input: '", value(v).name, "' belongs to a removed node");
   if (!(value(old).type == value(v).type))
@@ -253,7 +254,8 @@ void Graph::replace_all_uses(ValueId from, ValueId to) {
 void Graph::rename_value(ValueId v, const std::string& name) {
   Value& renamed = values_.at(v);
   if (renamed.name == name) return;
-  if (!ok_name(name) || value_names_.count(name)) user_error("cannot rename '", renamed.name, "': the name '", name, "' is taken");
+  if (!ok_name(name) || value_names_.count(name))
+    user_error("cannot rename '", renamed.name, "': the name '", name, "' is taken");
   value_names_.erase(renamed.name);
   value_names_[name] = v;
   renamed.name = name;

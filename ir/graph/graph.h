@@ -20,12 +20,11 @@
 //   g.add_output(g.add_op("relu", {y}));
 //   for (NodeId n : g.topological_order()) ... g.node(n).op ... g.users(g.node(n).outputs[0]) ...
 #pragma once
+#include <boost/graph/adjacency_list.hpp>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/graph/adjacency_list.hpp>
 
 #include "ir/graph/attributes.h"
 #include "ir/graph/tensor_type.h"

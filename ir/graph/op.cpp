@@ -12,10 +12,14 @@ namespace tessel::graph {
 
 const char* op_pattern_name(OpPattern pattern) {
   switch (pattern) {
-    case OpPattern::Injective: return "injective";
-    case OpPattern::Reduction: return "reduction";
-    case OpPattern::ComplexOutFusable: return "complex-out-fusable";
-    case OpPattern::Opaque: return "opaque";
+    case OpPattern::Injective:
+      return "injective";
+    case OpPattern::Reduction:
+      return "reduction";
+    case OpPattern::ComplexOutFusable:
+      return "complex-out-fusable";
+    case OpPattern::Opaque:
+      return "opaque";
   }
   return "?";
 }
@@ -63,8 +67,8 @@ std::vector<TensorType> infer_output_types(const std::string& op, const std::vec
   std::vector<int> ranks;
   for (const Tensor& t : e.outputs) ranks.push_back(t.ndim());
   std::vector<std::string> layouts = graph_op(op).output_layouts(input_layouts, ranks, attrs);
-  TESSEL_CHECK(layouts.size() == e.outputs.size(), "graph operator '", op, "' gave ", layouts.size(),
-               " layouts for ", e.outputs.size(), " outputs");
+  TESSEL_CHECK(layouts.size() == e.outputs.size(), "graph operator '", op, "' gave ", layouts.size(), " layouts for ",
+               e.outputs.size(), " outputs");
   std::vector<TensorType> out;
   for (size_t i = 0; i < e.outputs.size(); ++i) out.push_back({e.outputs[i].shape(), e.outputs[i].dtype(), layouts[i]});
   return out;

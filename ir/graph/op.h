@@ -46,8 +46,7 @@ class GraphOp {
   // The layout of each output ("NCHW", "" for none), given the inputs' layouts and the output
   // ranks. By default an output keeps its first input's layout when the rank is unchanged.
   virtual std::vector<std::string> output_layouts(const std::vector<std::string>& input_layouts,
-                                                  const std::vector<int>& output_ranks,
-                                                  const Attributes& attrs) const;
+                                                  const std::vector<int>& output_ranks, const Attributes& attrs) const;
 };
 
 // The registered operator named `op`; UserError listing the operators if there is none.

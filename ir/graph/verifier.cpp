@@ -77,7 +77,8 @@ class Checker {
         problem("value '", v.name, "': layout '", v.type.layout, "' does not fit its type ", v.type.str());
     }
     if (node.is_input()) {
-      if (!node.inputs.empty() || node.outputs.size() != 1) problem("input node '", node.name, "' must read nothing and have one output");
+      if (!node.inputs.empty() || node.outputs.size() != 1)
+        problem("input node '", node.name, "' must read nothing and have one output");
     } else if (node.is_constant()) {
       check_constant(node);
     } else {
@@ -107,7 +108,8 @@ class Checker {
     try {
       std::vector<TensorType> expected = infer_output_types(node.op, inputs, node.attrs);
       if (expected.size() != node.outputs.size()) {
-        problem("node '", node.name, "' (", node.op, ") has ", node.outputs.size(), " outputs but computes ", expected.size());
+        problem("node '", node.name, "' (", node.op, ") has ", node.outputs.size(), " outputs but computes ",
+                expected.size());
         return;
       }
       for (size_t i = 0; i < expected.size(); ++i) {

@@ -23,9 +23,8 @@ FunctionGraphOp::Compute unary(const char* op, ScalarFn fn, bool float_only = tr
     check_input_count(in, 1, 1, op);
     if (float_only) check_float(in[0], op);
     const Tensor& x = in[0];
-    return std::vector<Tensor>{compute(x.shape(), [&](const std::vector<Var>& i) {
-      return fn(x(as_exprs(i)), attrs);
-    }, op, "injective")};
+    return std::vector<Tensor>{compute(
+        x.shape(), [&](const std::vector<Var>& i) { return fn(x(as_exprs(i)), attrs); }, op, "injective")};
   };
 }
 
@@ -54,12 +53,13 @@ FunctionGraphOp::Compute binary(const char* op, std::function<Expr(Expr, Expr)> 
   return [op, fn](const std::vector<Tensor>& in, const Attributes&) {
     check_input_count(in, 2, 2, op);
     if (in[0].dtype() != in[1].dtype())
-      user_error(op, ": the inputs are ", in[0].dtype().str(), " and ", in[1].dtype().str(), "; they must be of one type");
+      user_error(op, ": the inputs are ", in[0].dtype().str(), " and ", in[1].dtype().str(),
+                 "; they must be of one type");
     if (in[0].dtype().is_float()) check_float(in[0], op);
     std::vector<int64_t> shape = broadcast_shapes(in[0].shape(), in[1].shape(), op);
-    return std::vector<Tensor>{compute(shape, [&](const std::vector<Var>& i) {
-      return fn(broadcast_read(in[0], i), broadcast_read(in[1], i));
-    }, op, "injective")};
+    return std::vector<Tensor>{compute(
+        shape, [&](const std::vector<Var>& i) { return fn(broadcast_read(in[0], i), broadcast_read(in[1], i)); }, op,
+        "injective")};
   };
 }
 
@@ -88,23 +88,28 @@ std::vector<Tensor> batch_norm_compute(const std::vector<Tensor>& in, const Attr
       user_error("batch_norm: input ", i, " must be 1-D with one value per channel (", x.shape()[1], "); it is ",
                  shape_str(in[i].shape()));
   Expr eps = make_float(attrs.get_float("epsilon", 1e-5));
-  return {compute(x.shape(), [&](const std::vector<Var>& i) {
-    Expr c = i[1];
-    return (x(as_exprs(i)) - in[3](c)) / call("sqrt", {in[4](c) + eps}) * in[1](c) + in[2](c);
-  }, "batch_norm", "injective")};
+  return {compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        Expr c = i[1];
+        return (x(as_exprs(i)) - in[3](c)) / call("sqrt", {in[4](c) + eps}) * in[1](c) + in[2](c);
+      },
+      "batch_norm", "injective")};
 }
 
 std::vector<Tensor> cast_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   check_input_count(in, 1, 1, "cast");
   DataType to = parse_data_type(attrs.get_string("to"));
   const Tensor& x = in[0];
-  return {compute(x.shape(), [&](const std::vector<Var>& i) { return cast(to, x(as_exprs(i))); }, "cast", "injective")};
+  return {compute(
+      x.shape(), [&](const std::vector<Var>& i) { return cast(to, x(as_exprs(i))); }, "cast", "injective")};
 }
 
 }  // namespace
 
 TESSEL_REGISTER_GRAPH_OP(relu, "max(x, 0)", OpPattern::Injective,
-                         unary("relu", [](Expr x, const Attributes&) { return max(x, make_zero(x.type())); }, false));
+                         unary(
+                             "relu", [](Expr x, const Attributes&) { return max(x, make_zero(x.type())); }, false));
 TESSEL_REGISTER_GRAPH_OP(sigmoid, "1 / (1 + exp(-x))", OpPattern::Injective, unary("sigmoid", intrinsic("sigmoid")));
 TESSEL_REGISTER_GRAPH_OP(tanh, "hyperbolic tangent", OpPattern::Injective, unary("tanh", intrinsic("tanh")));
 TESSEL_REGISTER_GRAPH_OP(exp, "e to the x", OpPattern::Injective, unary("exp", intrinsic("exp")));
@@ -112,7 +117,8 @@ TESSEL_REGISTER_GRAPH_OP(log, "natural logarithm", OpPattern::Injective, unary("
 TESSEL_REGISTER_GRAPH_OP(sqrt, "square root", OpPattern::Injective, unary("sqrt", intrinsic("sqrt")));
 TESSEL_REGISTER_GRAPH_OP(abs, "|x|", OpPattern::Injective, unary("abs", intrinsic("fabs")));
 TESSEL_REGISTER_GRAPH_OP(neg, "-x", OpPattern::Injective,
-                         unary("neg", [](Expr x, const Attributes&) { return make_zero(x.type()) - x; }, false));
+                         unary(
+                             "neg", [](Expr x, const Attributes&) { return make_zero(x.type()) - x; }, false));
 TESSEL_REGISTER_GRAPH_OP(leaky_relu, "x if x >= 0 else alpha*x (attribute alpha, default 0.01)", OpPattern::Injective,
                          unary("leaky_relu", [](Expr x, const Attributes& a) {
                            return select(x >= make_float(0.0), x, x * make_float(a.get_float("alpha", 0.01)));
@@ -124,7 +130,8 @@ TESSEL_REGISTER_GRAPH_OP(hard_sigmoid, "max(0, min(1, alpha*x + beta)) (defaults
                            return hard_sigmoid_value(x, a.get_float("alpha", 0.2), a.get_float("beta", 0.5));
                          }));
 TESSEL_REGISTER_GRAPH_OP(hard_swish, "x * max(0, min(1, x/6 + 1/2))", OpPattern::Injective,
-                         unary("hard_swish", [](Expr x, const Attributes&) { return x * hard_sigmoid_value(x, 1.0 / 6, 0.5); }));
+                         unary("hard_swish",
+                               [](Expr x, const Attributes&) { return x * hard_sigmoid_value(x, 1.0 / 6, 0.5); }));
 
 TESSEL_REGISTER_GRAPH_OP(add, "a + b, numpy broadcasting", OpPattern::Injective,
                          binary("add", [](Expr a, Expr b) { return a + b; }));

@@ -9,7 +9,8 @@
 
 namespace tessel::ops {
 
-std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks, const Attributes&) {
+std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
+                                      const Attributes&) {
   std::vector<std::string> out;
   for (int rank : ranks) out.push_back(rank == 4 ? "NCHW" : "");
   return out;
@@ -59,8 +60,7 @@ std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::
 Expr broadcast_read(const Tensor& t, const std::vector<Var>& idx) {
   size_t offset = idx.size() - t.shape().size();
   std::vector<Expr> at;
-  for (size_t d = 0; d < t.shape().size(); ++d)
-    at.push_back(t.shape()[d] == 1 ? Expr(0) : Expr(idx[offset + d]));
+  for (size_t d = 0; d < t.shape().size(); ++d) at.push_back(t.shape()[d] == 1 ? Expr(0) : Expr(idx[offset + d]));
   return t(at);
 }
 

@@ -40,13 +40,14 @@ class FunctionGraphOp : public graph::GraphOp {
 };
 
 // Registers a FunctionGraphOp under `name` (a graph_op plugin).
-#define TESSEL_REGISTER_GRAPH_OP(name, description, pattern, ...)                                      \
+#define TESSEL_REGISTER_GRAPH_OP(name, description, pattern, ...)                                             \
   TESSEL_REGISTER_PLUGIN(::tessel::graph::GraphOp, name, description, {}, [](const ::tessel::PluginParams&) { \
-    return std::make_unique<::tessel::ops::FunctionGraphOp>(pattern, __VA_ARGS__);                     \
+    return std::make_unique<::tessel::ops::FunctionGraphOp>(pattern, __VA_ARGS__);                            \
   })
 
 // Output layouts: "NCHW" for every output (operators whose output is an image batch).
-std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks, const Attributes&);
+std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
+                                      const Attributes&);
 
 // Output layouts: none (operators that move dimensions around, so no input layout carries over).
 std::vector<std::string> no_layouts(const std::vector<std::string>&, const std::vector<int>& ranks, const Attributes&);

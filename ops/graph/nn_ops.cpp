@@ -19,7 +19,7 @@ namespace tessel::ops {
 namespace {
 
 struct Window2d {
-  Conv2dParams params;           // strides, dilations, groups, and symmetric padding when it is
+  Conv2dParams params;            // strides, dilations, groups, and symmetric padding when it is
   std::array<int64_t, 4> pads{};  // top, left, bottom, right
   bool symmetric() const { return pads[0] == pads[2] && pads[1] == pads[3]; }
 };
@@ -36,7 +36,8 @@ Window2d window_attrs(const Attributes& a, const char* op) {
   w.params.dilation = pair_attr(a, "dilations", 1, op);
   w.params.groups = a.get_int("groups", 1);
   Ints pads = a.ints("pads", {0, 0, 0, 0});
-  if (pads.size() != 4) user_error(op, ": attribute 'pads' must have 4 values (top, left, bottom, right); it has ", pads.size());
+  if (pads.size() != 4)
+    user_error(op, ": attribute 'pads' must have 4 values (top, left, bottom, right); it has ", pads.size());
   for (int i = 0; i < 4; ++i) {
     if (pads[i] < 0) user_error(op, ": pads must not be negative; pad ", i, " is ", pads[i]);
     w.pads[i] = pads[i];
@@ -94,19 +95,26 @@ std::vector<Tensor> conv2d_transpose_compute(const std::vector<Tensor>& in, cons
     if (out <= 0) user_error(op, ": the padding leaves no output along dimension ", 2 + d);
     extent[d] = out + span;  // the spread input the stride-1 window slides over
   }
-  Tensor spread = compute({x.shape()[0], c, extent[0], extent[1]}, [&](Var n, Var ch, Var y, Var xx) {
-    Expr sy = y - Expr(before[0]), sx = xx - Expr(before[1]);
-    Expr iy = sy / Expr(w.params.stride[0]), ix = sx / Expr(w.params.stride[1]);
-    Expr inside = sy >= Expr(0) && sx >= Expr(0) && eq(sy % Expr(w.params.stride[0]), Expr(0)) &&
-                  eq(sx % Expr(w.params.stride[1]), Expr(0)) && iy < Expr(x.shape()[2]) && ix < Expr(x.shape()[3]);
-    Expr read = x(n, ch, min(max(iy, Expr(0)), Expr(x.shape()[2] - 1)), min(max(ix, Expr(0)), Expr(x.shape()[3] - 1)));
-    return select(inside, read, make_zero(x.dtype()));
-  }, "conv2d_transpose.spread", "pad");
+  Tensor spread = compute(
+      {x.shape()[0], c, extent[0], extent[1]},
+      [&](Var n, Var ch, Var y, Var xx) {
+        Expr sy = y - Expr(before[0]), sx = xx - Expr(before[1]);
+        Expr iy = sy / Expr(w.params.stride[0]), ix = sx / Expr(w.params.stride[1]);
+        Expr inside = sy >= Expr(0) && sx >= Expr(0) && eq(sy % Expr(w.params.stride[0]), Expr(0)) &&
+                      eq(sx % Expr(w.params.stride[1]), Expr(0)) && iy < Expr(x.shape()[2]) && ix < Expr(x.shape()[3]);
+        Expr read =
+            x(n, ch, min(max(iy, Expr(0)), Expr(x.shape()[2] - 1)), min(max(ix, Expr(0)), Expr(x.shape()[3] - 1)));
+        return select(inside, read, make_zero(x.dtype()));
+      },
+      "conv2d_transpose.spread", "pad");
   int64_t kh = k.shape()[2], kw = k.shape()[3];
-  Tensor flipped = compute({out_per_group * groups, in_per_group, kh, kw}, [&](Var o, Var i, Var y, Var xx) {
-    Expr group = o / Expr(out_per_group);
-    return k(group * Expr(in_per_group) + i, o % Expr(out_per_group), Expr(kh - 1) - y, Expr(kw - 1) - xx);
-  }, "conv2d_transpose.weight", "injective");
+  Tensor flipped = compute(
+      {out_per_group * groups, in_per_group, kh, kw},
+      [&](Var o, Var i, Var y, Var xx) {
+        Expr group = o / Expr(out_per_group);
+        return k(group * Expr(in_per_group) + i, o % Expr(out_per_group), Expr(kh - 1) - y, Expr(kw - 1) - xx);
+      },
+      "conv2d_transpose.weight", "injective");
   Conv2dParams p;
   p.dilation = w.params.dilation;
   p.groups = groups;
@@ -125,7 +133,8 @@ std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attribut
   check_input_count(in, 2, 2, op);
   const Tensor &a = in[0], &b = in[1];
   check_float(a, op);
-  if (a.ndim() < 2 || b.ndim() < 2) user_error(op, ": both operands must be at least 2-D; they are ", a.ndim(), "-D and ", b.ndim(), "-D");
+  if (a.ndim() < 2 || b.ndim() < 2)
+    user_error(op, ": both operands must be at least 2-D; they are ", a.ndim(), "-D and ", b.ndim(), "-D");
   int64_t m = a.shape()[a.ndim() - 2], k = a.shape()[a.ndim() - 1], n = b.shape()[b.ndim() - 1];
   if (b.shape()[b.ndim() - 2] != k)
     user_error(op, ": ", shape_str(a.shape()), " and ", shape_str(b.shape()), " do not multiply: ", k, " columns vs ",
@@ -137,17 +146,20 @@ std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attribut
   shape.push_back(m);
   shape.push_back(n);
   IterVar rk = reduce_axis(k, "k");
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    auto operand = [&](const Tensor& t, Expr row, Expr col) {
-      std::vector<Var> lead(i.begin() + (batch - (t.ndim() - 2)), i.begin() + batch);
-      std::vector<Expr> at;
-      for (size_t d = 0; d < lead.size(); ++d) at.push_back(t.shape()[d] == 1 ? Expr(0) : Expr(lead[d]));
-      at.push_back(row);
-      at.push_back(col);
-      return t(at);
-    };
-    return sum(operand(a, i[batch], rk.var()) * operand(b, rk.var(), i[batch + 1]), {rk});
-  }, op, "batch_matmul")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        auto operand = [&](const Tensor& t, Expr row, Expr col) {
+          std::vector<Var> lead(i.begin() + (batch - (t.ndim() - 2)), i.begin() + batch);
+          std::vector<Expr> at;
+          for (size_t d = 0; d < lead.size(); ++d) at.push_back(t.shape()[d] == 1 ? Expr(0) : Expr(lead[d]));
+          at.push_back(row);
+          at.push_back(col);
+          return t(at);
+        };
+        return sum(operand(a, i[batch], rk.var()) * operand(b, rk.var(), i[batch + 1]), {rk});
+      },
+      op, "batch_matmul")};
 }
 
 }  // namespace

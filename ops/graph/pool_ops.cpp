@@ -15,7 +15,7 @@ namespace {
 
 struct PoolGeometry {
   std::array<int64_t, 2> kernel, stride, dilation, out;
-  std::array<int64_t, 4> pads;  // top, left, bottom, right
+  std::array<int64_t, 4> pads;       // top, left, bottom, right
   std::array<int64_t, 2> extra_end;  // padding past pads[2..3] that ceil_mode's last window reads
 };
 
@@ -65,11 +65,14 @@ Tensor padded_input(const Tensor& data, const PoolGeometry& g, Expr value, const
 Tensor window_reduce(const Tensor& padded, const PoolGeometry& g, const std::vector<int64_t>& shape, ReduceOp combiner,
                      const std::string& name, const std::string& tag) {
   IterVar ry = reduce_axis(g.kernel[0], "ry"), rx = reduce_axis(g.kernel[1], "rx");
-  return compute(shape, [&](Var n, Var c, Var y, Var x) {
-    Expr read = padded(n, c, y * Expr(g.stride[0]) + ry.var() * Expr(g.dilation[0]),
-                       x * Expr(g.stride[1]) + rx.var() * Expr(g.dilation[1]));
-    return combiner == ReduceOp::Max ? max_reduce(read, {ry, rx}) : sum(read, {ry, rx});
-  }, name, tag);
+  return compute(
+      shape,
+      [&](Var n, Var c, Var y, Var x) {
+        Expr read = padded(n, c, y * Expr(g.stride[0]) + ry.var() * Expr(g.dilation[0]),
+                           x * Expr(g.stride[1]) + rx.var() * Expr(g.dilation[1]));
+        return combiner == ReduceOp::Max ? max_reduce(read, {ry, rx}) : sum(read, {ry, rx});
+      },
+      name, tag);
 }
 
 std::vector<Tensor> max_pool_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
@@ -94,17 +97,20 @@ std::vector<Tensor> avg_pool_compute(const std::vector<Tensor>& in, const Attrib
   Tensor padded = padded_input(data, g, make_zero(data.dtype()), "avg_pool2d");
   std::vector<int64_t> shape{data.shape()[0], data.shape()[1], g.out[0], g.out[1]};
   Tensor total = window_reduce(padded, g, shape, ReduceOp::Sum, "avg_pool2d.sum", "pool_sum");
-  return {compute(shape, [&](Var n, Var c, Var y, Var x) {
-    Expr count = Expr(1);
-    std::array<Var, 2> at{y, x};
-    for (int d = 0; d < 2; ++d) {
-      int64_t extent = data.shape()[2 + d];
-      Expr start = at[d] * Expr(g.stride[d]) - Expr(g.pads[d]);
-      count = count * (include_pad ? points_between(start, g.kernel[d], -g.pads[d], extent + g.pads[2 + d])
-                                   : points_between(start, g.kernel[d], 0, extent));
-    }
-    return total(n, c, y, x) / cast(data.dtype(), count);
-  }, "avg_pool2d", "avg_pool2d")};
+  return {compute(
+      shape,
+      [&](Var n, Var c, Var y, Var x) {
+        Expr count = Expr(1);
+        std::array<Var, 2> at{y, x};
+        for (int d = 0; d < 2; ++d) {
+          int64_t extent = data.shape()[2 + d];
+          Expr start = at[d] * Expr(g.stride[d]) - Expr(g.pads[d]);
+          count = count * (include_pad ? points_between(start, g.kernel[d], -g.pads[d], extent + g.pads[2 + d])
+                                       : points_between(start, g.kernel[d], 0, extent));
+        }
+        return total(n, c, y, x) / cast(data.dtype(), count);
+      },
+      "avg_pool2d", "avg_pool2d")};
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ std::vector<int> normalize_axes(const Ints& axes, int rank, const char* op) {
 }
 
 // `combiner` of x over `axes`; reduced dimensions kept as 1 or dropped.
-Tensor reduce(const Tensor& x, const std::vector<int>& axes, bool keepdims, ReduceOp combiner, const std::string& name) {
+Tensor reduce(const Tensor& x, const std::vector<int>& axes, bool keepdims, ReduceOp combiner,
+              const std::string& name) {
   std::vector<int64_t> shape;
   std::vector<IterVar> raxes;
   for (int d = 0; d < x.ndim(); ++d) {
@@ -35,35 +36,41 @@ Tensor reduce(const Tensor& x, const std::vector<int>& axes, bool keepdims, Redu
     if (reduced) raxes.push_back(reduce_axis(x.shape()[d], "r" + std::to_string(d)));
     if (!reduced || keepdims) shape.push_back(reduced ? 1 : x.shape()[d]);
   }
-  return compute(shape, [&](const std::vector<Var>& idx) {
-    std::vector<Expr> at;
-    size_t next_out = 0, next_reduce = 0;
-    for (int d = 0; d < x.ndim(); ++d) {
-      bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
-      if (reduced) {
-        at.push_back(raxes[next_reduce++].var());
-        if (keepdims) ++next_out;
-      } else {
-        at.push_back(idx[next_out++]);
-      }
-    }
-    Expr read = x(at);
-    switch (combiner) {
-      case ReduceOp::Sum: return sum(read, raxes);
-      case ReduceOp::Max: return max_reduce(read, raxes);
-      case ReduceOp::Min: return min_reduce(read, raxes);
-    }
-    return Expr();
-  }, name, "reduce");
+  return compute(
+      shape,
+      [&](const std::vector<Var>& idx) {
+        std::vector<Expr> at;
+        size_t next_out = 0, next_reduce = 0;
+        for (int d = 0; d < x.ndim(); ++d) {
+          bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+          if (reduced) {
+            at.push_back(raxes[next_reduce++].var());
+            if (keepdims) ++next_out;
+          } else {
+            at.push_back(idx[next_out++]);
+          }
+        }
+        Expr read = x(at);
+        switch (combiner) {
+          case ReduceOp::Sum:
+            return sum(read, raxes);
+          case ReduceOp::Max:
+            return max_reduce(read, raxes);
+          case ReduceOp::Min:
+            return min_reduce(read, raxes);
+        }
+        return Expr();
+      },
+      name, "reduce");
 }
 
 Tensor mean(const Tensor& x, const std::vector<int>& axes, bool keepdims, const std::string& name) {
   Tensor total = reduce(x, axes, keepdims, ReduceOp::Sum, name + ".sum");
   int64_t count = 1;
   for (int a : axes) count *= x.shape()[a];
-  return compute(total.shape(), [&](const std::vector<Var>& i) {
-    return total(as_exprs(i)) / cast(x.dtype(), Expr(count));
-  }, name, "reduce");
+  return compute(
+      total.shape(), [&](const std::vector<Var>& i) { return total(as_exprs(i)) / cast(x.dtype(), Expr(count)); }, name,
+      "reduce");
 }
 
 FunctionGraphOp::Compute reduction(const char* op, ReduceOp combiner, bool average) {
@@ -81,7 +88,8 @@ FunctionGraphOp::Compute global_pool(const char* op, bool average) {
     check_input_count(in, 1, 1, op);
     check_rank(in[0], 4, op, "data (NCHW)");
     check_float(in[0], op);
-    return std::vector<Tensor>{average ? mean(in[0], {2, 3}, true, op) : reduce(in[0], {2, 3}, true, ReduceOp::Max, op)};
+    return std::vector<Tensor>{average ? mean(in[0], {2, 3}, true, op)
+                                       : reduce(in[0], {2, 3}, true, ReduceOp::Max, op)};
   };
 }
 
@@ -98,19 +106,27 @@ FunctionGraphOp::Compute softmax(const char* op, bool logarithm) {
       at[axis] = Expr(0);
       return at;
     };
-    Tensor shifted = compute(x.shape(), [&](const std::vector<Var>& i) {
-      Expr d = x(as_exprs(i)) - top(kept(i));
-      return logarithm ? d : call("exp", {d});
-    }, std::string(op) + ".shifted", "softmax");
-    Tensor total = logarithm ? reduce(compute(x.shape(), [&](const std::vector<Var>& i) {
-                                        return call("exp", {shifted(as_exprs(i))});
-                                      }, std::string(op) + ".exp", "softmax"),
-                                      {axis}, true, ReduceOp::Sum, std::string(op) + ".sum")
-                             : reduce(shifted, {axis}, true, ReduceOp::Sum, std::string(op) + ".sum");
-    return std::vector<Tensor>{compute(x.shape(), [&](const std::vector<Var>& i) {
-      Expr s = shifted(as_exprs(i));
-      return logarithm ? s - call("log", {total(kept(i))}) : s / total(kept(i));
-    }, op, "softmax")};
+    Tensor shifted = compute(
+        x.shape(),
+        [&](const std::vector<Var>& i) {
+          Expr d = x(as_exprs(i)) - top(kept(i));
+          return logarithm ? d : call("exp", {d});
+        },
+        std::string(op) + ".shifted", "softmax");
+    Tensor total =
+        logarithm
+            ? reduce(compute(
+                         x.shape(), [&](const std::vector<Var>& i) { return call("exp", {shifted(as_exprs(i))}); },
+                         std::string(op) + ".exp", "softmax"),
+                     {axis}, true, ReduceOp::Sum, std::string(op) + ".sum")
+            : reduce(shifted, {axis}, true, ReduceOp::Sum, std::string(op) + ".sum");
+    return std::vector<Tensor>{compute(
+        x.shape(),
+        [&](const std::vector<Var>& i) {
+          Expr s = shifted(as_exprs(i));
+          return logarithm ? s - call("log", {total(kept(i))}) : s / total(kept(i));
+        },
+        op, "softmax")};
   };
 }
 

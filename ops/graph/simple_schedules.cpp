@@ -15,8 +15,9 @@ std::unique_ptr<OpSchedule> simple_schedule(const PluginParams&) {
 TESSEL_REGISTER_PLUGIN(OpSchedule, batch_matmul, "batched matrix product on CPU: parallel over batch and rows", {},
                        simple_schedule);
 TESSEL_REGISTER_PLUGIN(OpSchedule, reduce, "reductions on CPU: parallel over the kept dimensions", {}, simple_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, softmax, "softmax on CPU: each stage parallel over rows, element-wise ones vectorized",
-                       {}, simple_schedule);
+TESSEL_REGISTER_PLUGIN(OpSchedule, softmax,
+                       "softmax on CPU: each stage parallel over rows, element-wise ones vectorized", {},
+                       simple_schedule);
 TESSEL_REGISTER_PLUGIN(OpSchedule, gather, "gathers on CPU: parallel over rows, not vectorized (indices are data)", {},
                        simple_schedule);
 

@@ -1,7 +1,7 @@
-// Data-movement graph operators, all injective: identity (a copy), broadcast_to, reshape, transpose, concat, split, strided_slice,
-// pad (constant, edge and reflect) and take (gather along an axis). Each output element reads one
-// input element, so they fuse freely and the injective schedule (ops/injective_schedule.h)
-// compiles them; take is tagged "gather", since its reads depend on data.
+// Data-movement graph operators, all injective: identity (a copy), broadcast_to, reshape, transpose, concat, split,
+// strided_slice, pad (constant, edge and reflect) and take (gather along an axis). Each output element reads one input
+// element, so they fuse freely and the injective schedule (ops/injective_schedule.h) compiles them; take is tagged
+// "gather", since its reads depend on data.
 //
 // Attributes: broadcast_to shape; reshape shape (every dimension given); transpose perm; concat axis; split axis and
 // sizes `split`; strided_slice starts, ends, axes, steps (ONNX Slice: negative values count from
@@ -41,20 +41,24 @@ std::vector<Tensor> reshape_compute(const std::vector<Tensor>& in, const Attribu
     user_error("reshape: cannot reshape ", shape_str(x.shape()), " (", count(x.shape()), " elements) to ",
                shape_str(shape), " (", count(shape), " elements)");
   std::vector<int64_t> out_strides = strides_of(shape), in_strides = strides_of(x.shape());
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    Expr flat = Expr(0);
-    for (size_t d = 0; d < i.size(); ++d) flat = flat + i[d] * Expr(out_strides[d]);
-    std::vector<Expr> at;
-    for (size_t d = 0; d < x.shape().size(); ++d)
-      at.push_back(d == 0 ? flat / Expr(in_strides[0]) : flat / Expr(in_strides[d]) % Expr(x.shape()[d]));
-    return x(at);
-  }, "reshape", "injective")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        Expr flat = Expr(0);
+        for (size_t d = 0; d < i.size(); ++d) flat = flat + i[d] * Expr(out_strides[d]);
+        std::vector<Expr> at;
+        for (size_t d = 0; d < x.shape().size(); ++d)
+          at.push_back(d == 0 ? flat / Expr(in_strides[0]) : flat / Expr(in_strides[d]) % Expr(x.shape()[d]));
+        return x(at);
+      },
+      "reshape", "injective")};
 }
 
 std::vector<Tensor> identity_compute(const std::vector<Tensor>& in, const Attributes&) {
   check_input_count(in, 1, 1, "identity");
   const Tensor& x = in[0];
-  return {compute(x.shape(), [&](const std::vector<Var>& i) { return x(as_exprs(i)); }, "identity", "injective")};
+  return {compute(
+      x.shape(), [&](const std::vector<Var>& i) { return x(as_exprs(i)); }, "identity", "injective")};
 }
 
 // The numpy broadcast of the input and `shape` (ONNX Expand: the result may be bigger than shape).
@@ -62,7 +66,8 @@ std::vector<Tensor> broadcast_to_compute(const std::vector<Tensor>& in, const At
   check_input_count(in, 1, 1, "broadcast_to");
   const Tensor& x = in[0];
   std::vector<int64_t> shape = broadcast_shapes(x.shape(), attrs.ints("shape"), "broadcast_to");
-  return {compute(shape, [&](const std::vector<Var>& i) { return broadcast_read(x, i); }, "broadcast_to", "injective")};
+  return {compute(
+      shape, [&](const std::vector<Var>& i) { return broadcast_read(x, i); }, "broadcast_to", "injective")};
 }
 
 std::vector<Tensor> transpose_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
@@ -75,14 +80,18 @@ std::vector<Tensor> transpose_compute(const std::vector<Tensor>& in, const Attri
   std::sort(sorted.begin(), sorted.end());
   Ints identity(x.ndim());
   std::iota(identity.begin(), identity.end(), 0);
-  if (sorted != identity) user_error("transpose: perm ", shape_str(perm), " is not a permutation of the ", x.ndim(), " axes");
+  if (sorted != identity)
+    user_error("transpose: perm ", shape_str(perm), " is not a permutation of the ", x.ndim(), " axes");
   std::vector<int64_t> shape;
   for (int64_t p : perm) shape.push_back(x.shape()[p]);
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    std::vector<Expr> at(x.ndim());
-    for (size_t d = 0; d < perm.size(); ++d) at[perm[d]] = i[d];
-    return x(at);
-  }, "transpose", "injective")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<Expr> at(x.ndim());
+        for (size_t d = 0; d < perm.size(); ++d) at[perm[d]] = i[d];
+        return x(at);
+      },
+      "transpose", "injective")};
 }
 
 std::vector<Tensor> concat_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
@@ -95,36 +104,42 @@ std::vector<Tensor> concat_compute(const std::vector<Tensor>& in, const Attribut
     bool fits = t.ndim() == rank && t.dtype() == in[0].dtype();
     for (int d = 0; fits && d < rank; ++d) fits = d == axis || t.shape()[d] == in[0].shape()[d];
     if (!fits)
-      user_error("concat: inputs ", shape_str(in[0].shape()), " and ", shape_str(t.shape()),
-                 " differ outside axis ", axis, " (or in element type)");
+      user_error("concat: inputs ", shape_str(in[0].shape()), " and ", shape_str(t.shape()), " differ outside axis ",
+                 axis, " (or in element type)");
     shape[axis] += t.shape()[axis];
   }
   std::vector<int64_t> offsets{0};  // where each input starts along the axis
   for (const Tensor& t : in) offsets.push_back(offsets.back() + t.shape()[axis]);
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    // A balanced tree of selects on the axis index (depth log2 of the inputs, not their number);
-    // each read is clamped into its input, since both sides of a select are evaluated.
-    std::function<Expr(size_t, size_t)> choose = [&](size_t lo, size_t hi) -> Expr {
-      if (lo + 1 == hi) {
-        std::vector<Expr> at = as_exprs(i);
-        at[axis] = min(max(i[axis] - Expr(offsets[lo]), Expr(0)), Expr(in[lo].shape()[axis] - 1));
-        return in[lo](at);
-      }
-      size_t mid = (lo + hi) / 2;
-      return select(i[axis] >= Expr(offsets[mid]), choose(mid, hi), choose(lo, mid));
-    };
-    return choose(0, in.size());
-  }, "concat", "injective")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        // A balanced tree of selects on the axis index (depth log2 of the inputs, not their number);
+        // each read is clamped into its input, since both sides of a select are evaluated.
+        std::function<Expr(size_t, size_t)> choose = [&](size_t lo, size_t hi) -> Expr {
+          if (lo + 1 == hi) {
+            std::vector<Expr> at = as_exprs(i);
+            at[axis] = min(max(i[axis] - Expr(offsets[lo]), Expr(0)), Expr(in[lo].shape()[axis] - 1));
+            return in[lo](at);
+          }
+          size_t mid = (lo + hi) / 2;
+          return select(i[axis] >= Expr(offsets[mid]), choose(mid, hi), choose(lo, mid));
+        };
+        return choose(0, in.size());
+      },
+      "concat", "injective")};
 }
 
 // One box of `x`: begin[d] + step[d]*i along each dimension, shape `shape`.
 Tensor box(const Tensor& x, const std::vector<int64_t>& begin, const std::vector<int64_t>& step,
            const std::vector<int64_t>& shape, const std::string& name) {
-  return compute(shape, [&](const std::vector<Var>& i) {
-    std::vector<Expr> at;
-    for (size_t d = 0; d < i.size(); ++d) at.push_back(Expr(begin[d]) + i[d] * Expr(step[d]));
-    return x(at);
-  }, name, "injective");
+  return compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<Expr> at;
+        for (size_t d = 0; d < i.size(); ++d) at.push_back(Expr(begin[d]) + i[d] * Expr(step[d]));
+        return x(at);
+      },
+      name, "injective");
 }
 
 std::vector<Tensor> split_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
@@ -208,7 +223,8 @@ std::vector<Tensor> pad_compute(const std::vector<Tensor>& in, const Attributes&
     user_error("pad: 'pads' must have 2 values per dimension (", 2 * x.ndim(), "); it has ", pads.size());
   std::vector<int64_t> before(pads.begin(), pads.begin() + x.ndim()), after(pads.begin() + x.ndim(), pads.end());
   std::string mode = attrs.get_string("mode", "constant");
-  if (mode == "constant") return {pad(x, before, after, cast(x.dtype(), make_float(attrs.get_float("value", 0.0))), "pad")};
+  if (mode == "constant")
+    return {pad(x, before, after, cast(x.dtype(), make_float(attrs.get_float("value", 0.0))), "pad")};
   if (mode != "edge" && mode != "reflect") user_error("pad: mode '", mode, "' is not one of constant, edge, reflect");
   std::vector<int64_t> shape = x.shape();
   for (int d = 0; d < x.ndim(); ++d) {
@@ -218,13 +234,17 @@ std::vector<Tensor> pad_compute(const std::vector<Tensor>& in, const Attributes&
       user_error("pad: reflect padding must be smaller than the dimension it pads (", x.shape()[d], ")");
     shape[d] += before[d] + after[d];
   }
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    std::vector<Expr> at;
-    for (int d = 0; d < x.ndim(); ++d)
-      at.push_back(before[d] == 0 && after[d] == 0 ? Expr(i[d])
-                                                   : mirrored(i[d] - Expr(before[d]), x.shape()[d], mode == "reflect"));
-    return x(at);
-  }, "pad", "injective")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<Expr> at;
+        for (int d = 0; d < x.ndim(); ++d)
+          at.push_back(before[d] == 0 && after[d] == 0
+                           ? Expr(i[d])
+                           : mirrored(i[d] - Expr(before[d]), x.shape()[d], mode == "reflect"));
+        return x(at);
+      },
+      "pad", "injective")};
 }
 
 // out[outer..., idx..., inner...] = data[outer..., indices[idx...], inner...]; negative indices count
@@ -239,15 +259,18 @@ std::vector<Tensor> take_compute(const std::vector<Tensor>& in, const Attributes
   std::vector<int64_t> shape(data.shape().begin(), data.shape().begin() + axis);
   shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
   shape.insert(shape.end(), data.shape().begin() + axis + 1, data.shape().end());
-  return {compute(shape, [&](const std::vector<Var>& i) {
-    std::vector<Expr> idx(i.begin() + axis, i.begin() + axis + indices.ndim());
-    Expr k = cast(DataType::int32(), indices(idx));
-    k = select(k < Expr(0), k + Expr(extent), k);
-    std::vector<Expr> at(i.begin(), i.begin() + axis);
-    at.push_back(min(max(k, Expr(0)), Expr(extent - 1)));
-    at.insert(at.end(), i.begin() + axis + indices.ndim(), i.end());
-    return data(at);
-  }, "take", "gather")};
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<Expr> idx(i.begin() + axis, i.begin() + axis + indices.ndim());
+        Expr k = cast(DataType::int32(), indices(idx));
+        k = select(k < Expr(0), k + Expr(extent), k);
+        std::vector<Expr> at(i.begin(), i.begin() + axis);
+        at.push_back(min(max(k, Expr(0)), Expr(extent - 1)));
+        at.insert(at.end(), i.begin() + axis + indices.ndim(), i.end());
+        return data(at);
+      },
+      "take", "gather")};
 }
 
 }  // namespace
@@ -257,10 +280,11 @@ TESSEL_REGISTER_GRAPH_OP(reshape, "the same elements in another shape (shape)", 
 TESSEL_REGISTER_GRAPH_OP(identity, "a copy of the input", OpPattern::Injective, identity_compute);
 TESSEL_REGISTER_GRAPH_OP(broadcast_to, "the input broadcast (numpy rules) with `shape`", OpPattern::Injective,
                          broadcast_to_compute);
-TESSEL_REGISTER_GRAPH_OP(transpose, "axes permuted (perm; default reversed)", OpPattern::Injective,
-                         transpose_compute, no_layouts);
+TESSEL_REGISTER_GRAPH_OP(transpose, "axes permuted (perm; default reversed)", OpPattern::Injective, transpose_compute,
+                         no_layouts);
 TESSEL_REGISTER_GRAPH_OP(concat, "inputs joined along `axis`", OpPattern::Injective, concat_compute);
-TESSEL_REGISTER_GRAPH_OP(split, "input cut along `axis` into pieces of sizes `split`", OpPattern::Injective, split_compute);
+TESSEL_REGISTER_GRAPH_OP(split, "input cut along `axis` into pieces of sizes `split`", OpPattern::Injective,
+                         split_compute);
 TESSEL_REGISTER_GRAPH_OP(strided_slice, "a strided box of the input (starts, ends, axes, steps as ONNX Slice)",
                          OpPattern::Injective, strided_slice_compute);
 TESSEL_REGISTER_GRAPH_OP(pad, "padding (pads, mode constant/edge/reflect, value)", OpPattern::Injective, pad_compute);

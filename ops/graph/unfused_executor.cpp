@@ -159,7 +159,8 @@ std::vector<NDArray> UnfusedExecutor::run(const std::map<std::string, NDArray>& 
   for (ValueId v : graph_.inputs()) {
     const graph::Value& value = graph_.value(v);
     auto it = inputs.find(value.name);
-    if (it == inputs.end()) user_error("no array was given for the graph input '", value.name, "' (", value.type.str(), ")");
+    if (it == inputs.end())
+      user_error("no array was given for the graph input '", value.name, "' (", value.type.str(), ")");
     it->second.check_matches(value.type.shape, value.type.dtype, "graph input '" + value.name + "'");
     storage_[v] = it->second;
   }

@@ -7,9 +7,8 @@
 // arguments Tessel needs at import (Reshape's shape, Slice's bounds, LSTM weights) as graph inputs;
 // those are given to the importer as constants (ImportOptions::constant_inputs), as a user would,
 // and counted in the summary.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,7 +49,8 @@ std::set<std::string> unsupported_ops(const ::onnx::ModelProto& model) {
 // The numbered TensorProto files of a data set ("input_0.pb", ...), in order.
 std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix) {
   std::vector<fs::path> out;
-  for (int i = 0; fs::exists(dir / (prefix + std::to_string(i) + ".pb")); ++i) out.push_back(dir / (prefix + std::to_string(i) + ".pb"));
+  for (int i = 0; fs::exists(dir / (prefix + std::to_string(i) + ".pb")); ++i)
+    out.push_back(dir / (prefix + std::to_string(i) + ".pb"));
   return out;
 }
 
@@ -73,7 +73,8 @@ std::map<std::string, NDArray> data_set_inputs(const ::onnx::ModelProto& model, 
   for (const auto& in : model.graph().input()) {
     if (initializers.count(in.name())) continue;
     bool tensor = in.type().has_tensor_type();  // sequences and optionals: the importer refuses the model
-    if (tensor && next < files.size()) inputs[in.name()] = frontend::to_ndarray(read_proto<::onnx::TensorProto>(files[next]), in.name());
+    if (tensor && next < files.size())
+      inputs[in.name()] = frontend::to_ndarray(read_proto<::onnx::TensorProto>(files[next]), in.name());
     ++next;
   }
   return inputs;
@@ -105,7 +106,8 @@ Result run_data_set(const ::onnx::ModelProto& model, const fs::path& test, const
   std::vector<NDArray> out = exec.run(inputs);
   std::vector<fs::path> expected = numbered(dir, "output_");
   if (expected.size() != out.size())
-    return {Outcome::Failed, "the graph has " + std::to_string(out.size()) + " outputs, the test " + std::to_string(expected.size())};
+    return {Outcome::Failed,
+            "the graph has " + std::to_string(out.size()) + " outputs, the test " + std::to_string(expected.size())};
   for (size_t i = 0; i < out.size(); ++i) {
     NDArray want = frontend::to_ndarray(read_proto<::onnx::TensorProto>(expected[i]), "expected output");
     test::Closeness c = test::compare_arrays(out[i], want, 1e-3, 1e-7);
@@ -136,7 +138,8 @@ Result run_test(const ::onnx::ModelProto& model, const fs::path& test) {
 }  // namespace
 
 TEST_CASE("ONNX backend node tests of the supported operators pass", "[conformance]") {
-  if (!fs::exists(kNodeTests)) FAIL("the ONNX node tests are missing: install libonnx-testdata (scripts/install-deps.sh)");
+  if (!fs::exists(kNodeTests))
+    FAIL("the ONNX node tests are missing: install libonnx-testdata (scripts/install-deps.sh)");
   std::vector<fs::path> tests;
   for (const auto& entry : fs::directory_iterator(kNodeTests)) tests.push_back(entry.path());
   std::sort(tests.begin(), tests.end());
@@ -155,8 +158,8 @@ TEST_CASE("ONNX backend node tests of the supported operators pass", "[conforman
   for (const std::string& s : by_outcome[Outcome::Skipped]) std::cout << "  skipped " << s << "\n";
   for (const std::string& s : by_outcome[Outcome::Failed]) std::cout << "  FAILED  " << s << "\n";
   std::cout << "ONNX node tests: " << by_outcome[Outcome::Passed].size() << " passed (" << frozen
-            << " with inputs given as constants at import), " << by_outcome[Outcome::Failed].size()
-            << " failed, " << by_outcome[Outcome::Skipped].size() << " skipped; " << out_of_scope
+            << " with inputs given as constants at import), " << by_outcome[Outcome::Failed].size() << " failed, "
+            << by_outcome[Outcome::Skipped].size() << " skipped; " << out_of_scope
             << " more use operators Tessel does not support\n";
   CHECK(by_outcome[Outcome::Failed].empty());
   CHECK(by_outcome[Outcome::Passed].size() > 200);

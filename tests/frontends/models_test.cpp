@@ -2,7 +2,6 @@
 // compiled node by node with the default schedules and run on their example input: the output must
 // match PyTorch's within the graph issue's target, 1e-4 relative and 1e-5 absolute.
 #include <catch2/catch.hpp>
-
 #include <iostream>
 
 #include "frontends/numpy/npy.h"

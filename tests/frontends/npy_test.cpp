@@ -1,11 +1,11 @@
 // .npy files: round trips of every element type written, the files NumPy wrote for the models,
 // and refusals of what is not a readable .npy file.
-#include <catch2/catch.hpp>
+#include "frontends/numpy/npy.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "frontends/numpy/npy.h"
 #include "tests/user_error_check.h"
 
 using namespace tessel;

@@ -4,7 +4,6 @@
 // IR versions, missing initializers, dynamic shapes, unsupported operators (all at once), inputs
 // an operator needs at import.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -36,8 +35,10 @@ struct ModelBuilder {
     t->set_elem_type(type);
     auto* shape = t->mutable_shape();
     for (const auto& d : dims) {
-      if (auto* fixed = std::get_if<int64_t>(&d)) shape->add_dim()->set_dim_value(*fixed);
-      else shape->add_dim()->set_dim_param(std::get<std::string>(d));
+      if (auto* fixed = std::get_if<int64_t>(&d))
+        shape->add_dim()->set_dim_value(*fixed);
+      else
+        shape->add_dim()->set_dim_param(std::get<std::string>(d));
     }
   }
   void input(const std::string& name, std::vector<std::variant<int64_t, std::string>> dims, int type = 1) {
@@ -168,7 +169,8 @@ TEST_CASE("onnx import: outputs keep their names, also when they alias another v
 }
 
 TEST_CASE("onnx import: files that are not ONNX models", "[onnx][errors]") {
-  test::require_user_error([] { import_onnx("/nonexistent/model.onnx"); }, {"cannot read the ONNX model '/nonexistent/model.onnx'"});
+  test::require_user_error([] { import_onnx("/nonexistent/model.onnx"); },
+                           {"cannot read the ONNX model '/nonexistent/model.onnx'"});
   std::string text = write_file("text.onnx", "this is not a model\n");
   test::require_user_error([&] { import_onnx(text); }, {text.c_str(), "not an ONNX model"});
   std::string empty = write_file("empty.onnx", "");
@@ -253,10 +255,16 @@ TEST_CASE("onnx import: inputs an operator needs at import can be given as const
   graph::Graph g = m.import({.constant_inputs = {{"shape", NDArray::from_vector<int64_t>({2}, {3, 4})}}});
   CHECK(g.inputs().size() == 1);
   CHECK(g.value(g.outputs()[0]).type.shape == std::vector<int64_t>{3, 4});
-  test::require_user_error([&] { m.import({.constant_inputs = {{"shape", NDArray::from_vector<int64_t>({3}, {1, 3, 4})}}}); },
-                           {"graph input 'shape'", "static dimension 0 = 2"});
-  test::require_user_error([&] { m.import({.constant_inputs = {{"shape", NDArray::from_vector<float>({2}, {3, 4})}}}); },
-                           {"the value given for graph input 'shape'"});
+  test::require_user_error(
+      [&] {
+        m.import({.constant_inputs = {{"shape", NDArray::from_vector<int64_t>({3}, {1, 3, 4})}}});
+      },
+      {"graph input 'shape'", "static dimension 0 = 2"});
+  test::require_user_error(
+      [&] {
+        m.import({.constant_inputs = {{"shape", NDArray::from_vector<float>({2}, {3, 4})}}});
+      },
+      {"the value given for graph input 'shape'"});
 }
 
 TEST_CASE("onnx import: unsupported element types and attribute combinations", "[onnx][errors]") {
@@ -276,11 +284,43 @@ TEST_CASE("onnx import: unsupported element types and attribute combinations", "
 
 TEST_CASE("onnx import: the operators the graph issue lists are supported", "[onnx]") {
   std::vector<std::string> supported = supported_onnx_ops();
-  for (const char* op : {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Relu", "Clip", "Sigmoid",
-                         "Tanh", "LeakyRelu", "HardSigmoid", "HardSwish", "BatchNormalization", "MaxPool", "AveragePool",
-                         "GlobalAveragePool", "ReduceMean", "Flatten", "Reshape", "Transpose", "Concat", "Split", "Slice",
-                         "Squeeze", "Unsqueeze", "Pad", "Softmax", "LSTM", "Constant", "Identity", "Dropout", "Shape",
-                         "Gather", "Cast"}) {
+  for (const char* op : {"Conv",
+                         "ConvTranspose",
+                         "Gemm",
+                         "MatMul",
+                         "Add",
+                         "Sub",
+                         "Mul",
+                         "Div",
+                         "Relu",
+                         "Clip",
+                         "Sigmoid",
+                         "Tanh",
+                         "LeakyRelu",
+                         "HardSigmoid",
+                         "HardSwish",
+                         "BatchNormalization",
+                         "MaxPool",
+                         "AveragePool",
+                         "GlobalAveragePool",
+                         "ReduceMean",
+                         "Flatten",
+                         "Reshape",
+                         "Transpose",
+                         "Concat",
+                         "Split",
+                         "Slice",
+                         "Squeeze",
+                         "Unsqueeze",
+                         "Pad",
+                         "Softmax",
+                         "LSTM",
+                         "Constant",
+                         "Identity",
+                         "Dropout",
+                         "Shape",
+                         "Gather",
+                         "Cast"}) {
     INFO(op);
     CHECK(std::binary_search(supported.begin(), supported.end(), std::string(op)));
   }

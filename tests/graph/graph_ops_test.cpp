@@ -4,7 +4,6 @@
 // grouped, dilated transposed convolution, depthwise convolution with a channel multiplier, average
 // pooling with ceil_mode, asymmetric pads and count_include_pad, truncating integer division.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <set>
 
@@ -30,30 +29,54 @@ TensorType i64(std::vector<int64_t> shape) { return {std::move(shape), DataType:
 std::vector<OpCase> cases() {
   TensorType img = f32({1, 6, 7, 9});
   return {
-      {"relu", {img}, {}}, {"sigmoid", {img}, {}}, {"tanh", {img}, {}}, {"exp", {img}, {}},
-      {"log", {f32({3, 5})}, {}}, {"sqrt", {f32({3, 5})}, {}}, {"abs", {img}, {}}, {"neg", {i64({4, 3})}, {}},
-      {"leaky_relu", {img}, {{"alpha", 0.1}}}, {"clip", {img}, {{"min", -0.25}, {"max", 0.5}}},
-      {"hard_sigmoid", {img}, {}}, {"hard_swish", {img}, {}},
-      {"add", {img, f32({6, 1, 9})}, {}}, {"sub", {f32({5, 1}), f32({3})}, {}}, {"mul", {img, f32({})}, {}},
+      {"relu", {img}, {}},
+      {"sigmoid", {img}, {}},
+      {"tanh", {img}, {}},
+      {"exp", {img}, {}},
+      {"log", {f32({3, 5})}, {}},
+      {"sqrt", {f32({3, 5})}, {}},
+      {"abs", {img}, {}},
+      {"neg", {i64({4, 3})}, {}},
+      {"leaky_relu", {img}, {{"alpha", 0.1}}},
+      {"clip", {img}, {{"min", -0.25}, {"max", 0.5}}},
+      {"hard_sigmoid", {img}, {}},
+      {"hard_swish", {img}, {}},
+      {"add", {img, f32({6, 1, 9})}, {}},
+      {"sub", {f32({5, 1}), f32({3})}, {}},
+      {"mul", {img, f32({})}, {}},
       {"div", {i64({4, 5}), i64({5})}, {}},
       {"bias_add", {img, f32({6})}, {{"axis", int64_t{1}}}},
       {"batch_norm", {img, f32({6}), f32({6}), f32({6}), f32({6})}, {{"epsilon", 1e-3}}},
       {"cast", {img}, {{"to", std::string("int32")}}},
-      {"conv2d", {img, f32({4, 3, 3, 2})}, {{"groups", int64_t{2}}, {"pads", Ints{1, 0, 2, 1}}, {"strides", Ints{2, 1}}}},
-      {"conv2d_transpose", {f32({1, 4, 3, 4}), f32({4, 3, 3, 3})},
+      {"conv2d",
+       {img, f32({4, 3, 3, 2})},
+       {{"groups", int64_t{2}}, {"pads", Ints{1, 0, 2, 1}}, {"strides", Ints{2, 1}}}},
+      {"conv2d_transpose",
+       {f32({1, 4, 3, 4}), f32({4, 3, 3, 3})},
        {{"groups", int64_t{2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 0, 1}}, {"output_padding", Ints{1, 0}}}},
-      {"dense", {f32({3, 10}), f32({7, 10})}, {}}, {"matmul", {f32({2, 1, 3, 4}), f32({5, 4, 6})}, {}},
-      {"max_pool2d", {img}, {{"kernel_shape", Ints{3, 2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 1, 1}}, {"ceil_mode", int64_t{1}}}},
+      {"dense", {f32({3, 10}), f32({7, 10})}, {}},
+      {"matmul", {f32({2, 1, 3, 4}), f32({5, 4, 6})}, {}},
+      {"max_pool2d",
+       {img},
+       {{"kernel_shape", Ints{3, 2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 1, 1}}, {"ceil_mode", int64_t{1}}}},
       {"avg_pool2d", {img}, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}},
-      {"global_avg_pool2d", {img}, {}}, {"global_max_pool2d", {img}, {}},
-      {"reduce_sum", {img}, {{"axes", Ints{1, 3}}, {"keepdims", int64_t{0}}}}, {"reduce_mean", {img}, {{"axes", Ints{-1}}}},
-      {"reduce_max", {img}, {}}, {"reduce_min", {f32({4, 6})}, {{"axes", Ints{0}}}},
-      {"softmax", {img}, {{"axis", int64_t{1}}}}, {"log_softmax", {f32({3, 17})}, {}},
-      {"identity", {img}, {}}, {"broadcast_to", {f32({3, 1})}, {{"shape", Ints{2, 3, 4}}}},
-      {"reshape", {img}, {{"shape", Ints{6, 63}}}}, {"transpose", {img}, {{"perm", Ints{0, 2, 3, 1}}}},
+      {"global_avg_pool2d", {img}, {}},
+      {"global_max_pool2d", {img}, {}},
+      {"reduce_sum", {img}, {{"axes", Ints{1, 3}}, {"keepdims", int64_t{0}}}},
+      {"reduce_mean", {img}, {{"axes", Ints{-1}}}},
+      {"reduce_max", {img}, {}},
+      {"reduce_min", {f32({4, 6})}, {{"axes", Ints{0}}}},
+      {"softmax", {img}, {{"axis", int64_t{1}}}},
+      {"log_softmax", {f32({3, 17})}, {}},
+      {"identity", {img}, {}},
+      {"broadcast_to", {f32({3, 1})}, {{"shape", Ints{2, 3, 4}}}},
+      {"reshape", {img}, {{"shape", Ints{6, 63}}}},
+      {"transpose", {img}, {{"perm", Ints{0, 2, 3, 1}}}},
       {"concat", {f32({2, 3}), f32({2, 5}), f32({2, 1})}, {{"axis", int64_t{1}}}},
       {"split", {img}, {{"axis", int64_t{3}}, {"split", Ints{2, 7}}}},
-      {"strided_slice", {img}, {{"starts", Ints{-1, 1}}, {"ends", Ints{-100, 8}}, {"axes", Ints{3, 2}}, {"steps", Ints{-2, 3}}}},
+      {"strided_slice",
+       {img},
+       {{"starts", Ints{-1, 1}}, {"ends", Ints{-100, 8}}, {"axes", Ints{3, 2}}, {"steps", Ints{-2, 3}}}},
       {"pad", {f32({3, 4})}, {{"pads", Ints{1, 2, 2, 3}}, {"mode", std::string("reflect")}}},
       {"take", {f32({5, 4}), i64({2, 3})}, {{"axis", int64_t{0}}}},
   };
@@ -151,7 +174,8 @@ TEST_CASE("graph operators: depthwise conv2d with a channel multiplier", "[graph
         for (int64_t ky = 0; ky < 3; ++ky)
           for (int64_t kx = 0; kx < 3; ++kx) {
             int64_t yy = i + ky - 1, xx = j + kx - 1;
-            if (yy >= 0 && yy < 5 && xx >= 0 && xx < 5) sum += xs[(oc / 2 * 5 + yy) * 5 + xx] * ws[(oc * 3 + ky) * 3 + kx];
+            if (yy >= 0 && yy < 5 && xx >= 0 && xx < 5)
+              sum += xs[(oc / 2 * 5 + yy) * 5 + xx] * ws[(oc * 3 + ky) * 3 + kx];
           }
         CHECK(got[(oc * 5 + i) * 5 + j] == Approx(sum).margin(1e-5));
       }
@@ -162,8 +186,11 @@ TEST_CASE("graph operators: average pooling counts like PyTorch with ceil_mode a
   NDArray x = NDArray::random_uniform({1, 1, H, H}, DataType::float32(), 7);
   std::vector<float> xs = floats(x);
   for (int64_t include_pad = 0; include_pad < 2; ++include_pad) {
-    Attributes attrs{{"kernel_shape", Ints{K, K}}, {"strides", Ints{S, S}}, {"pads", Ints{PT, PT, PB, PB}},
-                     {"ceil_mode", int64_t{1}}, {"count_include_pad", include_pad}};
+    Attributes attrs{{"kernel_shape", Ints{K, K}},
+                     {"strides", Ints{S, S}},
+                     {"pads", Ints{PT, PT, PB, PB}},
+                     {"ceil_mode", int64_t{1}},
+                     {"count_include_pad", include_pad}};
     NDArray y = run_node("avg_pool2d", {x}, attrs)[0];
     int64_t out = (H + PT + PB - K + S - 1) / S + 1;  // ceil; the last window starts inside the input
     REQUIRE(y.shape() == std::vector<int64_t>{1, 1, out, out});

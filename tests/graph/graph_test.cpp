@@ -1,11 +1,11 @@
 // The graph IR: building with inferred types, the Boost topology, users and topological order,
 // rewrites (replace, set_input, remove, rename), the printer's text, attribute access, layouts,
 // and the verifier catching what passes may break.
-#include <catch2/catch.hpp>
+#include "ir/graph/graph.h"
 
 #include <boost/graph/adjacency_list.hpp>
+#include <catch2/catch.hpp>
 
-#include "ir/graph/graph.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/verifier.h"
@@ -60,7 +60,9 @@ TEST_CASE("graph: users, producers and the Boost topology agree", "[graph]") {
   CHECK(d.g.constant_value(d.x) == nullptr);
   CHECK(boost::num_edges(d.g.topology()) == 6);  // one edge per use: x twice, w, conv, relu and skip into add
   std::vector<NodeId> order = d.g.topological_order();
-  auto position = [&](ValueId v) { return std::find(order.begin(), order.end(), d.g.value(v).producer) - order.begin(); };
+  auto position = [&](ValueId v) {
+    return std::find(order.begin(), order.end(), d.g.value(v).producer) - order.begin();
+  };
   CHECK(position(d.x) < position(d.conv));
   CHECK(position(d.conv) < position(d.relu));
   CHECK(position(d.relu) < position(d.sum));
@@ -93,10 +95,12 @@ TEST_CASE("graph: rewrites keep uses, edges and outputs consistent", "[graph]") 
 
 TEST_CASE("graph: bad rewrites and bad nodes are user errors naming what is wrong", "[graph]") {
   Diamond d;
-  test::require_user_error([&] { d.g.remove_node(d.g.value(d.conv).producer); }, {"cannot remove node 'conv'", "still used"});
+  test::require_user_error([&] { d.g.remove_node(d.g.value(d.conv).producer); },
+                           {"cannot remove node 'conv'", "still used"});
   test::require_user_error([&] { d.g.replace_all_uses(d.conv, d.w); }, {"the types differ"});
   test::require_user_error([&] { d.g.add_op("no_such_op", {d.x}); }, {"no_such_op", "relu"});
-  test::require_user_error([&] { d.g.add_op("conv2d", {d.x}, {}, "bad_conv"); }, {"node 'bad_conv' (conv2d)", "takes 2 inputs"});
+  test::require_user_error([&] { d.g.add_op("conv2d", {d.x}, {}, "bad_conv"); },
+                           {"node 'bad_conv' (conv2d)", "takes 2 inputs"});
   test::require_user_error([&] { d.g.add_input("x", image({1, 1, 1, 1})); }, {"'x' is defined twice"});
   test::require_user_error([&] { d.g.add_input("huge", image({1 << 20, 1 << 20, 1, 1})); }, {"huge", "2^31"});
   test::require_user_error([&] { d.g.add_input("odd", {{1, 2}, DataType::float32(), "NCHW"}); }, {"layout 'NCHW'"});
@@ -160,6 +164,7 @@ TEST_CASE("graph: every graph operator declares one of the four op patterns", "[
   for (const std::string& name : Registry<GraphOp>::instance().names()) {
     INFO(name);
     std::string pattern = op_pattern_name(graph_op(name).pattern());
-    CHECK((pattern == "injective" || pattern == "reduction" || pattern == "complex-out-fusable" || pattern == "opaque"));
+    CHECK(
+        (pattern == "injective" || pattern == "reduction" || pattern == "complex-out-fusable" || pattern == "opaque"));
   }
 }

@@ -1,9 +1,10 @@
 // The unfused executor: a small graph run end to end against values computed here, kernels shared
 // between nodes computing the same thing, graph outputs that are inputs or constants, and the
 // errors a caller can make (wrong input names, shapes, element types).
+#include "ops/graph/unfused_executor.h"
+
 #include <catch2/catch.hpp>
 
-#include "ops/graph/unfused_executor.h"
 #include "tests/user_error_check.h"
 
 using namespace tessel;
