@@ -106,12 +106,12 @@ std::vector<ValueId> Graph::add_node(const std::string& op, const std::vector<Va
       user_error("node '", node_name, "' names two outputs '", value_names[i], "'");
   }
   if (node_names_.count(node_name)) user_error("the graph already has a node named '", node_name, "'");
-  Node node;
-  node.name = node_name;
-  node.op = op;
-  node.attrs = std::move(attrs);
-  node.inputs = inputs;
-  NodeId n = new_node(std::move(node));
+  Node added;
+  added.name = node_name;
+  added.op = op;
+  added.attrs = std::move(attrs);
+  added.inputs = inputs;
+  NodeId n = new_node(std::move(added));
   for (size_t slot = 0; slot < inputs.size(); ++slot) add_use(inputs[slot], n, static_cast<int>(slot));
   for (size_t i = 0; i < types.size(); ++i)
     nodes_[n].outputs.push_back(new_value(value_names[i], std::move(types[i]), n, static_cast<int>(i)));

@@ -39,11 +39,14 @@ class FunctionGraphOp : public graph::GraphOp {
   Layouts layouts_;
 };
 
-// Registers a FunctionGraphOp under `name` (a graph_op plugin).
-#define TESSEL_REGISTER_GRAPH_OP(name, description, pattern, ...)                                             \
-  TESSEL_REGISTER_PLUGIN(::tessel::graph::GraphOp, name, description, {}, [](const ::tessel::PluginParams&) { \
-    return std::make_unique<::tessel::ops::FunctionGraphOp>(pattern, __VA_ARGS__);                            \
-  })
+// Registers a FunctionGraphOp under `name` (a graph_op plugin); `tessel plugins` shows the
+// description followed by the op pattern ("max(x, 0) [injective]").
+#define TESSEL_REGISTER_GRAPH_OP(name, description, pattern, ...)                                          \
+  TESSEL_REGISTER_PLUGIN(::tessel::graph::GraphOp, name,                                                   \
+                         std::string(description) + " [" + ::tessel::graph::op_pattern_name(pattern) + "]", \
+                         {}, [](const ::tessel::PluginParams&) {                                           \
+                           return std::make_unique<::tessel::ops::FunctionGraphOp>(pattern, __VA_ARGS__);  \
+                         })
 
 // Output layouts: "NCHW" for every output (operators whose output is an image batch).
 std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
