@@ -10,6 +10,8 @@ packages=(
   catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev
   python3-matplotlib
   libxgboost-dev libtorch-dev
+  libonnx-dev libonnx-testdata libprotobuf-dev libboost-graph-dev
+  python3-torch python3-torchvision python3-onnx
 )
 
 missing=()
