@@ -51,28 +51,30 @@ void ResultRecord::set_error(const std::string& message) {
 
 std::string ResultRecord::error_text() const { return std::string(error, strnlen(error, sizeof(error))); }
 
-bool read_record(int fd, ResultRecord& record) {
-  auto* bytes = reinterpret_cast<char*>(&record);
-  size_t got = 0;
-  while (got < sizeof(record)) {
-    ssize_t n = read(fd, bytes + got, sizeof(record) - got);
+namespace {
+
+// Moves all `size` bytes with `io` (read or write), across short transfers and EINTR; false at
+// end of file or on an error.
+template <typename Byte, typename Io>
+bool transfer_whole(int fd, Byte* bytes, size_t size, Io io) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = io(fd, bytes + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    got += static_cast<size_t>(n);
+    done += static_cast<size_t>(n);
   }
   return true;
 }
 
+}  // namespace
+
+bool read_record(int fd, ResultRecord& record) {
+  return transfer_whole(fd, reinterpret_cast<char*>(&record), sizeof(record), ::read);
+}
+
 bool write_record(int fd, const ResultRecord& record) {
-  auto* bytes = reinterpret_cast<const char*>(&record);
-  size_t put = 0;
-  while (put < sizeof(record)) {
-    ssize_t n = write(fd, bytes + put, sizeof(record) - put);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    put += static_cast<size_t>(n);
-  }
-  return true;
+  return transfer_whole(fd, reinterpret_cast<const char*>(&record), sizeof(record), ::write);
 }
 
 }  // namespace tessel::runner

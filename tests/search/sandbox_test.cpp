@@ -5,7 +5,13 @@
 // c_source back end's OpenMP kernels no longer time out falsely (issue 9, defect 9).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <thread>
 
 #include "backends/backend.h"
 #include "backends/c_source/c_compiler.h"
@@ -79,6 +85,32 @@ runner::KernelRef exiting_kernel(const test::ScratchDir& dir) {
   return {library, "bye"};
 }
 
+// The pid of a tessel-runner whose parent is `parent`, or 0; waits up to 20 s for one to appear.
+pid_t find_runner_of(pid_t parent) {
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+       std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream stat(entry.path() / "stat");
+      std::string pid, comm;
+      char state;
+      pid_t ppid = 0;
+      if (stat >> pid >> comm >> state >> ppid && ppid == parent && comm == "(tessel-runner)") return std::stoi(pid);
+    }
+  }
+  return 0;
+}
+
+// Whether the process has ended (gone, or a zombie nobody reaps), waiting up to 10 s.
+bool ended(pid_t pid) {
+  for (int i = 0; i < 500; ++i, std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string skip;
+    char state = 0;
+    if (!(stat >> skip >> skip >> state) || state == 'Z') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("the sandbox runner turns crashes, hangs, exits and wrong results into records", "[search][measure]") {
@@ -116,6 +148,28 @@ TEST_CASE("the sandbox runner turns crashes, hangs, exits and wrong results into
   CHECK_THAT(results[7].error, Catch::Contains("no function 'no_such_function'"));
   CHECK(results[8].status == TrialStatus::Ok);
   CHECK(seconds < 5);  // the hang cost its timeout, not forever
+}
+
+TEST_CASE("a runner does not outlive a tuner killed outright", "[search][measure]") {
+  test::ScratchDir dir;
+  runner::KernelRef hang = hanging_kernel(dir);
+  NDArray x = NDArray::zeros({kSize}, DataType::float32()), reference = NDArray::zeros({kSize}, DataType::float32());
+  RunOptions options;
+  options.timeout_s = 120;
+  pid_t tuner = fork();
+  REQUIRE(tuner >= 0);
+  if (tuner == 0) {  // the "tuner": measures a kernel that never ends
+    SandboxRunner({x}, reference, options).run({hang});
+    _exit(0);
+  }
+  pid_t runner = find_runner_of(tuner);
+  kill(tuner, SIGKILL);
+  int status = 0;
+  waitpid(tuner, &status, 0);
+  REQUIRE(runner != 0);
+  bool orphan_ended = ended(runner);
+  if (!orphan_ended) kill(runner, SIGKILL);  // not left spinning when the check fails
+  CHECK(orphan_ended);
 }
 
 TEST_CASE("the sandbox runner refuses a kernel whose arguments do not match the task", "[search][measure]") {
