@@ -5,12 +5,11 @@
 #include <thread>
 
 #include "support/error.h"
-#include "support/registry.h"
 
 namespace tessel::search {
 
-Builder::Builder(const Task& task, const std::string& backend, int threads)
-    : task_(task), backend_(Registry<Backend>::instance().create(backend)), threads_(threads), dir_("tessel-build-") {
+Builder::Builder(const Task& task, std::unique_ptr<Backend> backend, int threads)
+    : task_(task), backend_(std::move(backend)), threads_(threads), dir_("tessel-build-") {
   if (threads_ < 1) user_error("measure: compile threads must be >= 1, got ", threads_);
 }
 

@@ -7,7 +7,7 @@
 // `ld` (cc's driver: ~18 ms), small beside code generation, and a candidate that fails to build
 // or link never takes its batch with it.
 //
-//   Builder builder(task, "llvm_cpu", 2);
+//   Builder builder(task, create_backend(Target::parse("llvm_cpu")), 2);
 //   std::vector<BuildResult> built = builder.build(configs);
 //   ... runner.run(...) ...
 //   builder.discard(built);
@@ -33,8 +33,8 @@ struct BuildResult {
 
 class Builder {
  public:
-  // Throws UserError for an unknown back end (listing the valid ones) or bad thread counts.
-  Builder(const Task& task, const std::string& backend, int threads);
+  // Builds with `backend` (shared by the worker threads); throws UserError for bad thread counts.
+  Builder(const Task& task, std::unique_ptr<Backend> backend, int threads);
 
   // One result per configuration, in order; failures are results, never exceptions.
   std::vector<BuildResult> build(const std::vector<Config>& configs) const;

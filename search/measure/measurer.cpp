@@ -21,6 +21,15 @@ void check_options(const MeasureOptions& o) {
   if (o.compile_threads < 1) user_error("measure: compile threads must be >= 1, got ", o.compile_threads);
 }
 
+// The back end the options name, for their target if they give one.
+std::unique_ptr<Backend> make_backend(const MeasureOptions& o) {
+  if (!o.target) return Registry<Backend>::instance().create(o.backend, o.backend_params);
+  if (o.target->kind() != o.backend)
+    user_error("measure: the target '", o.target->str(), "' is for the back end '", o.target->kind(),
+               "', not '", o.backend, "'");
+  return create_backend(*o.target, o.backend_params);
+}
+
 }  // namespace
 
 double result_tolerance(int64_t reduction_size) {
@@ -29,13 +38,13 @@ double result_tolerance(int64_t reduction_size) {
 
 Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), options_(std::move(options)) {
   check_options(options_);
-  builder_ = std::make_unique<Builder>(task_, options_.backend, options_.compile_threads);
+  builder_ = std::make_unique<Builder>(task_, make_backend(options_), options_.compile_threads);
   Program program = task_.schedule_template().default_program();
   uint64_t seed = options_.input_seed;
   for (const Tensor& input : program.inputs)
     inputs_.push_back(NDArray::random_uniform(input.shape(), input.dtype(), seed++));
   set_num_threads(options_.threads);
-  auto kernel = Registry<Backend>::instance().create(options_.backend)->compile(task_.lower_default_program());
+  auto kernel = make_backend(options_)->compile(task_.lower_default_program());
   reference_ = NDArray::empty(program.output.shape(), program.output.dtype());
   std::vector<void*> args;
   for (NDArray& in : inputs_) args.push_back(in.data());

@@ -11,8 +11,11 @@
 // It is the "hardware" measure source of measure_source.h.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "runtime/ndarray.h"
 #include "search/measure/builder.h"
@@ -20,6 +23,7 @@
 #include "search/measure/measure_source.h"
 #include "search/measure/runner.h"
 #include "search/task.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
@@ -31,6 +35,8 @@ struct MeasureOptions {
   int compile_threads = 2;  // parallel builds
   uint64_t input_seed = 2018;
   std::string backend = "llvm_cpu";
+  nlohmann::json backend_params = nullptr;  // the back end plugin's parameters (registry-checked)
+  std::optional<Target> target;             // what to build for (kind: `backend`); unset: the host
 };
 
 // Largest difference from the reference accepted for a reduction over `reduction_size` products

@@ -185,7 +185,7 @@ TEST_CASE("the sandbox runner refuses a kernel whose arguments do not match the 
 
 TEST_CASE("the builder exports each candidate as a module and reports compile errors", "[search][measure]") {
   Task task = Task::create(test::kTinyGemm, "template");
-  Builder builder(task, "llvm_cpu", 2);
+  Builder builder(task, Registry<Backend>::instance().create("llvm_cpu"), 2);
   std::vector<BuildResult> built = builder.build({task.space().get(0), task.space().get(1)});
   REQUIRE(built.size() == 2);
   for (const BuildResult& b : built) {
@@ -198,7 +198,6 @@ TEST_CASE("the builder exports each candidate as a module and reports compile er
   CHECK(built[0].artifact.library != built[1].artifact.library);
   builder.discard(built);
   CHECK_FALSE(std::filesystem::exists(built[0].artifact.library));
-  CHECK_THROWS_WITH(Builder(task, "nope", 2), Catch::Contains("llvm_cpu"));
 }
 
 TEST_CASE("the measurer builds a batch and measures it against the reference", "[search][measure]") {
@@ -248,4 +247,10 @@ TEST_CASE("measurement options are checked", "[search][measure]") {
   MeasureOptions unknown_backend;
   unknown_backend.backend = "nope";
   CHECK_THROWS_WITH(Measurer(task, unknown_backend), Catch::Contains("llvm_cpu"));
+  MeasureOptions bad_param;
+  bad_param.backend_params = {{"opt_level", 9}};
+  CHECK_THROWS_WITH(Measurer(task, bad_param), Catch::Contains("opt_level"));
+  MeasureOptions mismatch;
+  mismatch.target = Target::parse("c_source");
+  CHECK_THROWS_WITH(Measurer(task, mismatch), Catch::Contains("not 'llvm_cpu'"));
 }
