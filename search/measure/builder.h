@@ -4,8 +4,8 @@
 // and exported as a shared library of its own (runtime/module.h) in the builder's scratch
 // directory. Candidates build in parallel (std::thread workers; back ends allow concurrent
 // builds). One library per candidate rather than per batch: linking costs ~4 ms a library with
-// `ld` (cc's driver: ~18 ms), small beside code generation, and a candidate that fails to build
-// or link never takes its batch with it.
+// `ld` (cc's driver: ~18 ms), about 1% of code generation, and a candidate that fails to build or
+// link never takes its batch with it.
 //
 //   Builder builder(task, create_backend(Target::parse("llvm_cpu")), 2);
 //   std::vector<BuildResult> built = builder.build(configs);
