@@ -72,7 +72,7 @@ void Kernel::run(const std::vector<NDArray*>& args) const {
         "argument " + std::to_string(i) + " ('" + expected[i].name + "') of function '" + info_->name + "'";
     if (!args[i] || !args[i]->defined()) user_error(what, " is a null or undefined array");
     args[i]->check_matches(expected[i].shape, expected[i].dtype, what);
-    if (args[i]->device().type != DeviceType::kCPU)
+    if (!args[i]->device().is_host())
       user_error(what, " lives on ", args[i]->device().str(), " but the function runs on the cpu; copy it first");
     data.push_back(args[i]->data());
   }

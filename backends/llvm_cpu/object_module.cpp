@@ -89,8 +89,8 @@ Module build_module(const std::vector<BuildInput>& functions, const LlvmCpuOptio
 
 void link_shared_library(const std::vector<std::string>& objects, const std::string& path) {
   TempDir dir("tessel-link-");
-  std::vector<std::string> argv = {"ld", "-shared", "-z", "noexecstack", "-o",
-                                   path + ".tmp" + std::to_string(getpid())};
+  std::string output = path + ".tmp" + std::to_string(getpid());  // renamed into place when complete
+  std::vector<std::string> argv = {"ld", "-shared", "-z", "noexecstack", "-o", output};
   for (size_t i = 0; i < objects.size(); ++i) {
     std::string object = (dir.path() / ("function" + std::to_string(i) + ".o")).string();
     write_file_atomically(object, objects[i]);
@@ -99,8 +99,8 @@ void link_shared_library(const std::vector<std::string>& objects, const std::str
   auto log = dir.path() / "link.log";
   int status = run_tool(argv, log);
   if (status == -1) user_error("cannot run the linker 'ld' to write '", path, "': install binutils");
-  if (status != 0 || std::rename(argv[5].c_str(), path.c_str()) != 0) {
-    std::remove(argv[5].c_str());
+  if (status != 0 || std::rename(output.c_str(), path.c_str()) != 0) {
+    std::remove(output.c_str());
     user_error("linking the shared library '", path, "' failed (", command_line(argv), " exited with status ", status,
                "); check that the directory exists and is writable\n", read_text_file(log));
   }

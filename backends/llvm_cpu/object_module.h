@@ -21,7 +21,7 @@ Module build_module(const std::vector<BuildInput>& functions, const LlvmCpuOptio
 std::string emit_object(const LoweredFunc& func, const LlvmCpuOptions& options, const std::string& module_info = "");
 
 // Links object files (their bytes) into a shared library at `path` with the system linker, `ld`,
-// through a temporary file renamed into place. Undefined symbols (tessel_parallel_for, libc) stay
+// through a temporary file renamed into place. Undefined symbols (tessel_parallel_for, libc, libm) stay
 // for the loading process to provide. Throws UserError naming the path and the linker's output.
 void link_shared_library(const std::vector<std::string>& objects, const std::string& path);
 
