@@ -6,8 +6,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <mutex>
+#include <thread>
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -74,6 +78,30 @@ class ObjectModule : public ModuleNode {
   mutable std::unique_ptr<llvm::orc::LLJIT> jit_;  // owns the code entries point into
 };
 
+// Calls emit(i) for i in [0, n) on up to the machine's core count of threads (each function
+// compiles in an LLVM context of its own); then rethrows the exception of the lowest i, if any.
+template <typename Emit>
+void for_each_function_in_parallel(size_t n, Emit emit) {
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(n);
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        emit(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+}
+
 }  // namespace
 
 Module build_module(const std::vector<BuildInput>& functions, const LlvmCpuOptions& options) {
@@ -81,9 +109,10 @@ Module build_module(const std::vector<BuildInput>& functions, const LlvmCpuOptio
   for (const BuildInput& input : functions)
     info.functions.push_back(function_info(input.lowered(), packed_entry_name(input.name())));
   std::string info_text = info.to_json();
-  std::vector<std::string> objects;
-  for (size_t i = 0; i < functions.size(); ++i)
-    objects.push_back(emit_object(functions[i].lowered(), options, i == 0 ? info_text : ""));
+  std::vector<std::string> objects(functions.size());
+  for_each_function_in_parallel(functions.size(), [&](size_t i) {
+    objects[i] = emit_object(functions[i].lowered(), options, i == 0 ? info_text : "");
+  });
   return Module(std::make_shared<ObjectModule>(std::move(info), std::move(objects), llvm_target_for(options.target)));
 }
 

@@ -13,7 +13,8 @@
 namespace tessel::llvm_cpu {
 
 // The module of `functions` (distinct names) for options.target: code generation, optimization
-// and object emission, nothing linked yet. Throws UserError for IR the back end cannot generate.
+// and object emission, nothing linked yet; functions compile in parallel, up to one per core.
+// Throws UserError for IR the back end cannot generate (the first such function's).
 Module build_module(const std::vector<BuildInput>& functions, const LlvmCpuOptions& options);
 
 // Relocatable, position-independent object code of `func`; with a non-empty `module_info`, the
