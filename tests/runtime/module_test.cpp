@@ -112,6 +112,10 @@ TEST_CASE("module: bad builds, files, names and arguments are user errors", "[ru
   test::require_user_error([&] { llvm->build({}); }, "at least one function");
   test::require_user_error([&] { llvm->build({scale("twice", ForKind::Serial), scale("twice", ForKind::Parallel)}); },
                            {"two functions", "'twice'"});
+  FuncArg out4 = vector_arg("out", 4);
+  LoweredFunc broken{"broken", {out4}, make_store(out4.buffer, make_int(0), call("erf", {make_float(1.0)}))};
+  for (const char* kind : {"llvm_cpu", "c_source"})
+    test::require_user_error([&] { backend(kind)->build({scale("fine", ForKind::Serial), broken}); }, "erf");
   Module module = llvm->build({scale("only", ForKind::Serial, 4)});
   test::require_user_error([&] { module.function("other"); }, {"no function 'other'", "only"});
   NDArray small = NDArray::zeros({3}, DataType::float32()), out = NDArray::zeros({4}, DataType::float32());
