@@ -119,7 +119,7 @@ class Workbench {
       if (options_.measure_baseline) b.baseline = options_.measure_baseline(w, config_.measure.threads);
     } else {
       const search::RecordedWorkload& r = recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name);
-      b.baseline = {r.baseline_name, r.baseline_us};
+      b.baseline = {r.baseline_name, r.baseline_us, ""};
     }
     if (b.baseline.median_us > 0) b.gflops = w.flops() / b.baseline.median_us * 1e-3;
     return b;

@@ -55,15 +55,6 @@ std::string int_text(int64_t value, DataType type) {
   return text + (type.is_uint() ? "u" : "i") + std::to_string(type.bits);
 }
 
-const char* combiner_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum: return "sum";
-    case ReduceOp::Max: return "max";
-    case ReduceOp::Min: return "min";
-  }
-  return "?";
-}
-
 class IRPrinter : public IRVisitor {
  public:
   explicit IRPrinter(std::ostream& os) : os_(os) {}
@@ -142,7 +133,7 @@ class IRPrinter : public IRVisitor {
     os_ << "]";
   }
   void visit_node(const Reduce* op) override {
-    os_ << combiner_name(op->combiner) << "(";
+    os_ << reduce_op_name(op->combiner) << "(";
     print(op->source);
     os_ << ", axis=[";
     for (size_t i = 0; i < op->axes.size(); ++i) os_ << (i ? ", " : "") << op->axes[i].name();
@@ -325,6 +316,15 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     print_domain(os, iv);
   }
   return os;
+}
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Max: return "max";
+    case ReduceOp::Min: return "min";
+  }
+  return "?";
 }
 
 std::string to_string(const Expr& e) { return stream_to_string(e); }

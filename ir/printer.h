@@ -29,6 +29,8 @@ std::ostream& operator<<(std::ostream& os, const LoweredFunc& f);
 // One line defining the tensor's operation: "C[i, j] = sum(...)  // float32[4, 5], k in [0, 3)".
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
+// A reduction's combiner as the text names it: "sum", "max", "min".
+const char* reduce_op_name(ReduceOp op);
 std::string to_string(const Expr& e);
 std::string to_string(const Stmt& s);
 std::string to_string(const LoweredFunc& f);

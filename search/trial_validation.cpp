@@ -57,6 +57,9 @@ void check_identity(TrialRecord& r) {
 void check_candidate(const nlohmann::json& line, const TrialRecord& r, const Task& task) {
   if (!r.config.is_object())
     user_error("\"config\" must be an object of knob values (as records export writes it), got ", r.config.dump());
+  if (!task.space().contains(r.candidate))
+    user_error("the candidate ", r.candidate.str(), " is outside the space of ", task.workload().name, " (space ",
+               task.space_name(), ")");
   Candidate from_config = task.space().candidate_from_json(r.config);
   if (from_config != r.candidate)
     user_error("the candidate ", r.candidate.str(), " does not match its knob values, which are ", from_config.str());

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "search/records/trial_record.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

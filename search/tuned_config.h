@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "search/records/records_db.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

@@ -14,7 +14,7 @@
 
 #include "search/records/records_db.h"
 #include "search/trial_validation.h"
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "tools/commands.h"
 

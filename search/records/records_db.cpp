@@ -130,7 +130,10 @@ RecordsDb RecordsDb::open(const std::string& path, Access access) {
     return RecordsDb(std::move(db), true);
   }
   if (std::string why = why_read_only(path, exists); !why.empty()) {
-    if (!empty) records_schema::read_version(sql::Connection(path, sql::OpenMode::ReadOnly));  // ours at all?
+    if (!empty) {  // ours at all?
+      sql::Connection probe(path, sql::OpenMode::ReadOnly);
+      read_version_for_reading(probe);
+    }
     user_error("records database '", path, "' is read-only (", why, "); tuning and importing write to it: ",
                "make it writable, or pass another --db. Reading it works as it is (tessel records list, best, ",
                "chosen, export; bench --tuned)");

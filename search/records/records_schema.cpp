@@ -7,7 +7,7 @@
 #include <string>
 
 #include "search/records/records_db.h"
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 
 namespace tessel::search::records_schema {
 
@@ -144,6 +144,7 @@ int read_version(const sql::Connection& db) {
   } catch (const sql::Error& e) {
     if (e.code == SQLITE_CORRUPT) refuse_damaged(db.path(), e.what());
     if (e.code == SQLITE_NOTADB) refuse_foreign(db.path(), "it is not an SQLite database");
+    if (e.code == SQLITE_READONLY || e.code == SQLITE_CANTOPEN) throw;  // the caller knows how it opened the file
     refuse_foreign(db.path(), std::string("cannot read its meta table: ") + e.what());
   }
   if (application != RecordsDb::kApplicationId)

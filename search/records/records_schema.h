@@ -13,7 +13,9 @@ namespace tessel::search::records_schema {
 
 // The file's schema version, read without writing anything; 0 when it has no tables at all (a
 // file just created). Throws UserError if it is not a Tessel records database or has a schema
-// newer than this Tessel reads; a damaged file is reported as damaged, with how to recover.
+// newer than this Tessel reads; a damaged file is reported as damaged, with how to recover. A file
+// SQLite cannot read through this connection for want of write access (a WAL-mode file whose
+// shared-memory file cannot be made) throws its sql::Error (SQLITE_READONLY, SQLITE_CANTOPEN).
 int read_version(const sql::Connection& db);
 
 // Brings the file to the current version in one write transaction: creates the schema if it has

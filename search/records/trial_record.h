@@ -47,7 +47,7 @@ struct TrialRecord {
   // The fields as they are, typed: throws UserError naming the missing or mistyped field. Fields
   // added in schema 3 (workload_key, target, batch, candidate) may be missing: they stay empty (the
   // candidate: the one config_index names). Whether the record makes sense for its task is checked
-  // by read_trial_line (record_validation.h).
+  // by read_trial_line (search/trial_validation.h).
   static TrialRecord from_json(const nlohmann::json& json);
 };
 

@@ -1,5 +1,5 @@
 // The hand-written templates of the "template" space, found by operator name, so that an operator
-// added as a plugin (search/workload_operator.h) becomes tunable by registering its template here
+// added as a plugin (search/spaces/workload_operator.h) becomes tunable by registering its template here
 // too, from its own file or library, without editing the space.
 //
 //   TESSEL_REGISTER_OPERATOR_TEMPLATE(gemm, [](const WorkloadSpec& w, const Target& t) {

@@ -7,7 +7,7 @@
 
 #include "search/records/records_db.h"
 #include "search/records/sqlite.h"
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "tests/search/search_test_util.h"
 
