@@ -50,7 +50,7 @@ LoweredFunc lower(const Schedule& sch, const std::vector<Tensor>& args, const st
   LoweredFunc f{name, {}, {}};
   std::unordered_map<const OperationNode*, FuncArg> arg_of_op;
   for (size_t i = 0; i < args.size(); ++i) {
-    f.args.push_back({Buffer(args[i].name(), arg_ops[i].dtype(), MemoryScope::Global), arg_ops[i].shape()});
+    f.args.push_back({Buffer(args[i].name(), arg_ops[i].dtype(), MemoryScope::global()), arg_ops[i].shape()});
     arg_of_op[arg_ops[i].get()] = f.args.back();
   }
   Stmt body = loops_before_flattening(sch, arg_ops);  // stage plan, bound inference, schedule_ops
