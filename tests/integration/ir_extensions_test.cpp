@@ -8,10 +8,8 @@
 #include "ir/printer.h"
 #include "ir/te_interpreter.h"
 #include "passes/arith/simplify.h"
+#include "passes/lower/cpu_pipeline.h"
 #include "passes/lower/lower.h"
-#include "passes/lower/partition_loops.h"
-#include "passes/lower/unroll.h"
-#include "passes/lower/vectorize.h"
 #include "tests/integration/executors.h"
 #include "tests/user_error_check.h"
 
@@ -28,14 +26,17 @@ Stmt fill(const Buffer& b, Expr first, Expr value, Expr count) {
   return make_evaluate(call("fill", {load(b, std::move(first)), std::move(value), std::move(count)}));
 }
 
-// What the lowering passes do to a body (ir/passes order of lower()).
+// What the CPU pipeline does to a body after flattening (the passes of its later phases).
 Stmt lowering_passes(Stmt body) {
-  body = simplify(body);
-  body = partition_loops(body);
-  body = simplify(body);
-  body = vectorize_loops(body);
-  body = unroll_loops(body);
-  return simplify(body);
+  Target host = Target::host();
+  // The passes after flattening do not read the schedule; the context needs one all the same.
+  Tensor x = placeholder({1}, DataType::float32(), "x");
+  Schedule unused = create_schedule({compute({1}, [&](Var i) { return x(i); }, "y")});
+  PassContext context{host, unused, "hand_built", {}, {}};
+  LoweringPipeline pipeline = cpu_pipeline(host);
+  for (const LoweringPipeline::Step& step : pipeline.steps())
+    if (step.phase != Phase::Schedule && step.phase != Phase::Flatten) body = step.pass.run(body, context);
+  return body;
 }
 
 // for (i, 0, 16) kind { fill(&out[i], i, 16 - i) }: overlapping fills, so out[k] = k only when

@@ -27,11 +27,10 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_CASE("lower: bind makes a ThreadBinding loop inside its thread_extent attribute", "[lower][bind]") {
   Pipeline p;
   Schedule s = create_schedule({p.c});
-  Stage c = s[p.c];
-  auto [io, ii] = c.split(c.axis(0), 16);
-  c.bind(io, "blockIdx.x");
-  c.bind(ii, "threadIdx.x");
-  s[p.b].compute_at(c, ii);
+  auto [io, ii] = s[p.c].split(s[p.c].axis(0), 16);
+  s[p.c].bind(io, "blockIdx.x");
+  s[p.c].bind(ii, "threadIdx.x");
+  s[p.b].compute_at(s[p.c], ii);
   s[p.b].set_scope("shared");
   LoweredFunc f = check_lowering(s, {p.a}, p.c);
   std::string text = to_string(f);
