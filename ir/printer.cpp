@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "ir/intrinsic.h"
 #include "ir/visitor.h"
 
 namespace tessel {
@@ -124,7 +125,10 @@ class IRPrinter : public IRVisitor {
   void visit_node(const Cast* op) override { call_like(op->type.str().c_str(), {op->value}); }
   void visit_node(const Call* op) override {
     os_ << op->name << "(";
-    print_list(op->args);
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      os_ << (i ? ", " : "") << (op->intrinsic->is_address_arg(i) ? "&" : "");
+      print(op->args[i]);
+    }
     os_ << ")";
   }
   void visit_node(const TensorRead* op) override {
@@ -183,6 +187,7 @@ class IRPrinter : public IRVisitor {
     print(op->min);
     os_ << ", ";
     print(op->extent);
+    if (!op->thread_tag.empty()) os_ << ", " << op->thread_tag;
     os_ << ")";
     block(op->body);
     os_ << "\n";
@@ -214,6 +219,7 @@ class IRPrinter : public IRVisitor {
       os_ << "]";
     }
     os_ << ")";
+    scope_suffix(op->scope);
     block(op->body);
     os_ << "\n";
   }
@@ -222,6 +228,7 @@ class IRPrinter : public IRVisitor {
     os_ << "allocate " << op->buffer.name() << "[" << op->buffer.dtype().str() << " * ";
     print(op->size);
     os_ << "]";
+    scope_suffix(op->buffer.scope());
     block(op->body);
     os_ << "\n";
   }
@@ -246,6 +253,26 @@ class IRPrinter : public IRVisitor {
     print(op->value);
     os_ << "\n";
     print(op->body);
+  }
+  void visit_node(const Evaluate* op) override {
+    line_start();
+    print(op->value);
+    os_ << "\n";
+  }
+  void visit_node(const AttrStmt* op) override {
+    line_start();
+    os_ << "attr ";
+    if (auto* var = std::get_if<Var>(&op->subject)) os_ << "[" << var->name() << "] ";
+    if (auto* buffer = std::get_if<Buffer>(&op->subject)) os_ << "[" << buffer->name() << "] ";
+    if (auto* name = std::get_if<std::string>(&op->subject)) os_ << "[\"" << *name << "\"] ";
+    os_ << op->key << " = ";
+    print(op->value);
+    block(op->body);
+    os_ << "\n";
+  }
+
+  void scope_suffix(const MemoryScope& scope) {
+    if (scope != MemoryScope::local()) os_ << " @" << scope.name();
   }
 
  private:

@@ -22,7 +22,7 @@ const nlohmann::json& Config::value(const std::string& knob) const {
 
 std::vector<int64_t> Config::split(const std::string& knob) const { return value(knob).get<std::vector<int64_t>>(); }
 std::vector<int> Config::order(const std::string& knob) const { return value(knob).get<std::vector<int>>(); }
-LoopAnnotation Config::annotation(const std::string& knob) const { return parse_annotation(value(knob).get<std::string>()); }
+ForKind Config::annotation(const std::string& knob) const { return parse_annotation(value(knob).get<std::string>()); }
 int64_t Config::get_int(const std::string& knob) const { return value(knob).get<int64_t>(); }
 std::string Config::get_string(const std::string& knob) const { return value(knob).get<std::string>(); }
 

@@ -32,7 +32,7 @@ class Config {
   const nlohmann::json& value(const std::string& knob) const;
   std::vector<int64_t> split(const std::string& knob) const;
   std::vector<int> order(const std::string& knob) const;
-  LoopAnnotation annotation(const std::string& knob) const;
+  ForKind annotation(const std::string& knob) const;
   int64_t get_int(const std::string& knob) const;
   std::string get_string(const std::string& knob) const;
 

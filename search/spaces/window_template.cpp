@@ -33,8 +33,8 @@ class WindowTemplate : public ScheduleTemplate {
     space_.add(split_knob("tile_oh", shape[2], 2, kMaxTileRows));
     space_.add(split_knob("tile_ow", shape[3], 2, kMaxTileColumns));
     space_.add(reorder_knob("reduce_order", op_.reduce_orders));
-    space_.add(annotate_knob("unroll_kw", {LoopAnnotation::Unroll, LoopAnnotation::None}));
-    space_.add(annotate_knob("unroll_kh", {LoopAnnotation::None, LoopAnnotation::Unroll}));
+    space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
+    space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -94,8 +94,8 @@ class WindowTemplate : public ScheduleTemplate {
     order.push_back(col_inner);
     order.push_back(cc.axis(4));
     cc.reorder(order);  // the reduction outside the register tile, the tile innermost
-    if (config.annotation("unroll_kw") == LoopAnnotation::Unroll) cc.unroll(cc.reduce_axis(op_.kernel_w_axis));
-    if (config.annotation("unroll_kh") == LoopAnnotation::Unroll) cc.unroll(cc.reduce_axis(op_.kernel_h_axis));
+    if (config.annotation("unroll_kw") == ForKind::Unrolled) cc.unroll(cc.reduce_axis(op_.kernel_w_axis));
+    if (config.annotation("unroll_kh") == ForKind::Unrolled) cc.unroll(cc.reduce_axis(op_.kernel_h_axis));
     cc.unroll(col_inner);
     cc.vectorize(cc.axis(4));
   }

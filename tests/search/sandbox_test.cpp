@@ -29,8 +29,8 @@ namespace {
 constexpr int64_t kSize = 64;
 
 struct Buffers {
-  FuncArg x{Buffer("x", DataType::float32(), MemoryScope::Global), {kSize}};
-  FuncArg y{Buffer("y", DataType::float32(), MemoryScope::Global), {kSize}};
+  FuncArg x{Buffer("x", DataType::float32(), MemoryScope::global()), {kSize}};
+  FuncArg y{Buffer("y", DataType::float32(), MemoryScope::global()), {kSize}};
 };
 
 Stmt loop(const Var& v, int64_t extent, Stmt body) {
