@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -23,11 +24,22 @@ void reexec_self(char** argv) {
   throw InternalError("cannot re-execute " + self.string() + ": " + std::strerror(errno));
 }
 
-void reexec_with_benchmark_environment(char** argv) {
-  bool changed = clear_openblas_presets();
+void reexec_with_benchmark_environment(char** argv, const Target& target) {
+  bool changed = set_openblas_presets_for(target);
+  changed |= set_onednn_max_isa_for(target);
   changed |= stop_openblas_idle_spinning();
   changed |= limit_openmp_spin_wait();
   if (changed) reexec_self(argv);
+}
+
+bool set_environment_variable(const char* name, const char* value) {
+  const char* now = std::getenv(name);
+  if (value ? now && std::strcmp(now, value) == 0 : !now) return false;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+  return true;
 }
 
 }  // namespace tessel

@@ -66,10 +66,11 @@ class Workbench {
   Workbench(const ExperimentConfig& config, const RunnerOptions& options) : config_(config), options_(options) {}
 
   const search::Task& task(const Configuration& c) {
-    std::string key = c.workload + "|" + c.space.label();
+    Target target = target_of(c);
+    std::string key = c.workload + "|" + c.space.label() + "|" + target.key();
     if (!tasks_.count(key))
-      tasks_.emplace(key,
-                     std::make_unique<search::Task>(search::Task::create(c.workload, c.space.name, c.space.params)));
+      tasks_.emplace(key, std::make_unique<search::Task>(
+                              search::Task::create(c.workload, c.space.name, c.space.params, target)));
     return *tasks_.at(key);
   }
 
@@ -113,6 +114,13 @@ class Workbench {
     }
     if (b.baseline.median_us > 0) b.gflops = w.flops() / b.baseline.median_us * 1e-3;
     return b;
+  }
+
+  // A replayed task is built for the target its set was recorded for (its space depends on it);
+  // a measured one for the host.
+  Target target_of(const Configuration& c) {
+    if (c.measure == "hardware") return Target::host();
+    return Target::parse(recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name).target);
   }
 
   const search::RecordedSet& recorded_set(const std::string& set) {

@@ -6,13 +6,18 @@
 
 namespace tessel::search {
 
-Task::Task(WorkloadSpec workload, std::string space_name, std::shared_ptr<const ScheduleTemplate> schedule_template)
-    : workload_(std::move(workload)), space_name_(std::move(space_name)), template_(std::move(schedule_template)) {}
+Task::Task(WorkloadSpec workload, std::string space_name, std::shared_ptr<const ScheduleTemplate> schedule_template,
+           Target target)
+    : workload_(std::move(workload)),
+      target_(std::move(target)),
+      space_name_(std::move(space_name)),
+      template_(std::move(schedule_template)) {}
 
-Task Task::create(const std::string& workload, const std::string& space, const nlohmann::json& space_params) {
+Task Task::create(const std::string& workload, const std::string& space, const nlohmann::json& space_params,
+                  const Target& target) {
   WorkloadSpec spec = parse_workload(workload);
-  auto tmpl = Registry<ScheduleSpace>::instance().create(space, space_params)->make_template(spec);
-  return Task(std::move(spec), space, std::move(tmpl));
+  auto tmpl = Registry<ScheduleSpace>::instance().create(space, space_params)->make_template(spec, target);
+  return Task(std::move(spec), space, std::move(tmpl), target);
 }
 
 std::string Task::kernel_name() const {

@@ -1,8 +1,10 @@
-// A tuning task: one workload, the schedule space searched for it, and the template that turns a
-// configuration into a schedule and a lowered loop program. Strategies and cost models see the
-// task, so they can decode configurations and look at the program a configuration lowers to.
+// A tuning task: one workload on one target, the schedule space searched for it, and the template
+// (made for the target) that turns a configuration into a schedule and a lowered loop program.
+// Strategies and cost models see the task, so they can decode configurations and look at the
+// program a configuration lowers to.
 //
-//   Task task = Task::create("C6", "template");
+//   Task task = Task::create("C6", "template");                      // for the host
+//   Task avx2 = Task::create("C6", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
 //   LoweredFunc f = task.lower(task.space().get(42));
 #pragma once
 #include <memory>
@@ -13,18 +15,21 @@
 #include "ir/stmt.h"
 #include "search/spaces/schedule_template.h"
 #include "search/workload_spec.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
 class Task {
  public:
-  Task(WorkloadSpec workload, std::string space_name, std::shared_ptr<const ScheduleTemplate> schedule_template);
-  // The workload parsed from its name and the template of the named space plugin; throws
-  // UserError for unknown workloads or spaces.
+  Task(WorkloadSpec workload, std::string space_name, std::shared_ptr<const ScheduleTemplate> schedule_template,
+       Target target = Target::host());
+  // The workload parsed from its name and the template of the named space plugin for `target`;
+  // throws UserError for unknown workloads or spaces.
   static Task create(const std::string& workload, const std::string& space,
-                     const nlohmann::json& space_params = nullptr);
+                     const nlohmann::json& space_params = nullptr, const Target& target = Target::host());
 
   const WorkloadSpec& workload() const { return workload_; }
+  const Target& target() const { return target_; }
   const std::string& space_name() const { return space_name_; }
   const ScheduleTemplate& schedule_template() const { return *template_; }
   const ConfigSpace& space() const { return template_->space(); }
@@ -36,6 +41,7 @@ class Task {
  private:
   std::string kernel_name() const;
   WorkloadSpec workload_;
+  Target target_;
   std::string space_name_;
   std::shared_ptr<const ScheduleTemplate> template_;
 };

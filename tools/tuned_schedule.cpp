@@ -31,11 +31,12 @@ std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const 
   if (tuned != expected)
     user_error("the tuned schedule of ", task.workload().name, " takes arguments ", tuned, " but the benchmark's ",
                "operator takes ", expected, "; the template changed since the database was written: tune again");
-  return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op());
+  return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op(), task.target());
 }
 
-TesselSchedule schedule_of(const std::string& workload, const nlohmann::json& knobs, const std::string& suffix) {
-  auto task = std::make_shared<search::Task>(search::Task::create(workload, "template"));
+TesselSchedule schedule_of(const std::string& workload, const nlohmann::json& knobs, const std::string& suffix,
+                           const Target& target) {
+  auto task = std::make_shared<search::Task>(search::Task::create(workload, "template", nullptr, target));
   search::Config config = task->space().from_json(knobs);
   return {[task, config](const ops::OpInstance& op) { return compile_tuned(*task, config, op); },
           "tuned#" + std::to_string(config.index()) + suffix};
@@ -48,12 +49,12 @@ TunedChoices TunedChoices::read(const std::string& db_path) {
   return {db_path, db.chosen_per_task(), db.best_per_task()};
 }
 
-TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload) {
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload, const Target& target) {
   auto ours = [&](const search::RunKey& run) { return run.workload == workload && run.space == "template"; };
   for (const search::SelectionRecord& c : choices.chosen)
-    if (ours(c.run)) return schedule_of(workload, c.config, c.origin == "default" ? ":default" : "");
+    if (ours(c.run)) return schedule_of(workload, c.config, c.origin == "default" ? ":default" : "", target);
   for (const search::TrialRecord& record : choices.best)
-    if (ours(record.run)) return schedule_of(workload, record.config, "");
+    if (ours(record.run)) return schedule_of(workload, record.config, "", target);
   std::cerr << "note: " << choices.db_path << " has no correct trial of " << workload
             << " in the template space; it runs its default schedule\n";
   return {};

@@ -20,11 +20,12 @@ struct TunedChoices {
 };
 
 // The tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...) in the
-// template space: the configuration a final selection chose (search/selection.h), else the fastest
-// correct trial; labelled "tuned#<config index>" ("…:default" when the selection chose the
-// template's default configuration). The default schedule, with a note on stderr, when the
-// database has neither. Throws UserError when the recorded configuration no longer fits the
-// template (e.g. the template changed since the database was written).
-TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload);
+// template space for `target`: the configuration a final selection chose (search/selection.h),
+// else the fastest correct trial; labelled "tuned#<config index>" ("…:default" when the selection
+// chose the template's default configuration). The default schedule, with a note on stderr, when
+// the database has neither. Throws UserError when the recorded configuration no longer fits the
+// target's template (e.g. the template changed since the database was written, or the records
+// were tuned for another target).
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload, const Target& target);
 
 }  // namespace tessel::tools

@@ -1,12 +1,13 @@
-// The schedule-space plugin interface (kind "space"): for a workload, a template declares its
-// knobs and turns any configuration of them into a schedule.
+// The schedule-space plugin interface (kind "space"): for a workload and a target, a template
+// declares its knobs (their choices may depend on the target: vector width, registers) and turns
+// any configuration of them into a schedule for that target.
 //
 // A template fixes the operator's inputs (placeholders in the layout its schedules want) for all
 // configurations; a configuration may still change the computation feeding the output (GEMM's
 // panel width), so instantiate() returns the output and its schedule together.
 //
 //   auto space = Registry<ScheduleSpace>::instance().create("template");
-//   std::shared_ptr<const ScheduleTemplate> t = space->make_template(parse_workload("C6"));
+//   std::shared_ptr<const ScheduleTemplate> t = space->make_template(parse_workload("C6"), Target::host());
 //   Program p = t->instantiate(t->space().get(17));
 //   LoweredFunc f = lower(p.schedule, p.args(), "c6");
 #pragma once
@@ -16,6 +17,7 @@
 #include "ir/schedule.h"
 #include "search/spaces/config_space.h"
 #include "search/workload_spec.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
@@ -44,8 +46,10 @@ class ScheduleSpace {
  public:
   static constexpr const char* kPluginKind = "space";
   virtual ~ScheduleSpace() = default;
-  // Throws UserError if the space has no template for the workload's operator.
-  virtual std::shared_ptr<const ScheduleTemplate> make_template(const WorkloadSpec& workload) const = 0;
+  // The template of the workload's operator for `target`. Throws UserError if the space has no
+  // template for the operator or the target.
+  virtual std::shared_ptr<const ScheduleTemplate> make_template(const WorkloadSpec& workload,
+                                                                const Target& target) const = 0;
 };
 
 }  // namespace tessel::search
