@@ -32,14 +32,4 @@ void reexec_with_benchmark_environment(char** argv, const Target& target) {
   if (changed) reexec_self(argv);
 }
 
-bool set_environment_variable(const char* name, const char* value) {
-  const char* now = std::getenv(name);
-  if (value ? now && std::strcmp(now, value) == 0 : !now) return false;
-  if (value)
-    setenv(name, value, 1);
-  else
-    unsetenv(name);
-  return true;
-}
-
 }  // namespace tessel

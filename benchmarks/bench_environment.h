@@ -18,7 +18,4 @@ namespace tessel {
 // that changed anything; returns otherwise (which is what the re-executed process does).
 void reexec_with_benchmark_environment(char** argv, const Target& target = Target::host());
 
-// Sets the variable to `value`, or unsets it for nullptr; true if that changed the environment.
-bool set_environment_variable(const char* name, const char* value);
-
 }  // namespace tessel

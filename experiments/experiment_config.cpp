@@ -13,9 +13,9 @@
 #include "costmodels/cost_model.h"
 #include "search/replay/recorded_set.h"
 #include "search/spaces/schedule_template.h"
+#include "search/spaces/workload_spec.h"
 #include "search/strategy_factory.h"
-#include "search/task.h"
-#include "search/workload_spec.h"
+#include "search/task/task.h"
 #include "support/error.h"
 #include "support/registry.h"
 

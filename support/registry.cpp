@@ -309,4 +309,15 @@ std::string plugin_label(const std::string& name, const nlohmann::json& params) 
   return inside.empty() ? name : name + "{" + inside + "}";
 }
 
+nlohmann::json parse_param_assignments(const std::vector<std::string>& given, const std::string& option) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const std::string& kv : given) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
+    nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
+    params[kv.substr(0, eq)] = value.is_discarded() ? nlohmann::json(kv.substr(eq + 1)) : value;
+  }
+  return params;
+}
+
 }  // namespace tessel

@@ -37,24 +37,12 @@ struct TuneArgs {
   int first_lines = 24;
 };
 
-// "key=value" → {key: value}, the value read as JSON when it parses (numbers, booleans), else a string.
-nlohmann::json parse_params(const std::vector<std::string>& given, const char* option) {
-  nlohmann::json params = nlohmann::json::object();
-  for (const std::string& kv : given) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
-    nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
-    params[kv.substr(0, eq)] = value.is_discarded() ? nlohmann::json(kv.substr(eq + 1)) : value;
-  }
-  return params;
-}
-
 search::StrategyChoice strategy_choice(const TuneArgs& args) {
   search::StrategyChoice choice;
   choice.strategy = args.strategy;
-  choice.strategy_params = parse_params(args.params, "--param");
+  choice.strategy_params = parse_param_assignments(args.params, "--param");
   choice.cost_model = args.cost_model;
-  choice.cost_model_params = parse_params(args.cost_model_params, "--cost-model-param");
+  choice.cost_model_params = parse_param_assignments(args.cost_model_params, "--cost-model-param");
   choice.seed = args.seed;
   choice.transfer_from = args.transfer_from;
   return choice;

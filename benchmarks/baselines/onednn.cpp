@@ -9,7 +9,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "benchmarks/bench_environment.h"
+#include "benchmarks/baselines/environment_variable.h"
 #include "support/error.h"
 
 namespace tessel {

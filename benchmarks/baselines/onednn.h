@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "benchmarks/prepared_kernel.h"
+#include "benchmarks/baselines/prepared_kernel.h"
 #include "datasets/workloads.h"
 #include "target/target.h"
 

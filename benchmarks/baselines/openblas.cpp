@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "benchmarks/bench_environment.h"
+#include "benchmarks/baselines/environment_variable.h"
 
 namespace tessel {
 

@@ -9,7 +9,7 @@
 #include "passes/lower/lower.h"
 #include "search/replay/recorded_set.h"
 #include "search/replay/replay_measurer.h"
-#include "search/task.h"
+#include "search/task/task.h"
 #include "tests/avx512_golden.h"
 
 using namespace tessel;
