@@ -69,9 +69,13 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
   int64_t block = output.shape()[4], lanes = float_lanes(cpu);
   int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
   // Counted in floats, so a block narrower than a vector gets proportionally more columns.
-  int64_t columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
-  // reduction axes: icc 0, icb 1, kh 2, kw 3 -> icc, kh, icb, kw with kw unrolled
-  return WindowConfig{1, columns, {0, 2, 1, 3}, {3}, PadPlacement::Root};
+  int64_t columns = register_tile_columns(output.shape()[3], accumulators * lanes / std::max(block, lanes), cpu);
+  // reduction axes: icc 0, icb 1, kh 2, kw 3
+  if (unrolled_window_fits(cpu))  // icc, kh, icb, kw with kw unrolled
+    return WindowConfig{1, columns, {0, 2, 1, 3}, {3}, PadPlacement::Root};
+  // icc, kh, kw, icb, nothing unrolled: each step loads its ob kernel vectors and broadcasts one
+  // input element per column, and no input element is shared between steps (as oneDNN's AVX2 kernel)
+  return WindowConfig{1, columns, {0, 2, 3, 1}, {}, PadPlacement::Root};
 }
 
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config) {

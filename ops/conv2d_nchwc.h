@@ -26,9 +26,11 @@ struct Conv2dBlocks {
 Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int64_t groups, const Target& target);
 
 // The fallback configuration for a conv2d_nchwc `output` on `target`: a register tile of columns ×
-// the output block whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW;
-// the reduction over input-channel blocks, kernel rows, the input block and the unrolled kernel
-// width; padding at the root.
+// the output block whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
+// or, with 16 registers, balanced partial tiles (register_tile_columns); the reduction over
+// input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
+// registers hold them (unrolled_window_fits), else the kernel width and the input block in loops;
+// padding at the root.
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
 // The conv2d NCHWc schedule (ops/window_schedule.h's, on a cache_write accumulator).

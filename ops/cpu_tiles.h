@@ -36,6 +36,13 @@ inline int64_t gemm_accumulator_cap(const CpuDescription& cpu) { return 2 * cpu.
 // tiles include good ones (8 × 2 vectors, 7 × 2), and the AVX-512 schedules stay as they were.
 inline bool partial_register_tiles(const CpuDescription& cpu) { return cpu.vector_registers < 32; }
 
+// Whether a window operator's register tile may also unroll the kernel width: the unrolled body
+// reuses each input broadcast across columns and kernel columns, and LLVM keeps the kernel vectors
+// of every kernel column live with them. That fits 32 vector registers (the AVX-512 conv2d schedule);
+// with 16 (AVX2) the 12 accumulators spill every few FMAs, so the kernel width stays a loop
+// outside the input-channel block, as in oneDNN's AVX2 direct convolution.
+inline bool unrolled_window_fits(const CpuDescription& cpu) { return cpu.vector_registers >= 32; }
+
 // The window operators' cap (convolutions, depthwise): 14, the tile their schedules were tuned
 // with on the AVX-512 machine (7 columns × 2 vectors, 14 columns × 1), where the register file does
 // not bind.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/schedule.h"
+#include "target/cpu.h"
 
 namespace tessel::ops {
 
@@ -41,5 +42,11 @@ void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where);
 // Output columns per register tile for a [.., OW, block] accumulator: a divisor of OW up to
 // `limit` (the accumulators are columns × the block's vector registers).
 int64_t pick_reg_n(int64_t ow, int64_t limit);
+
+// Output columns per register tile on `cpu`, at most `limit`: pick_reg_n's divisor, unless partial
+// tiles pay (ops/cpu_tiles.h) and that divisor would leave a quarter of the accumulators unused
+// (OW = 7, 14, 28, 56 under a limit of 6): then as many columns as balance the fewest tiles of at
+// most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4), the last tile partial.
+int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu);
 
 }  // namespace tessel::ops
