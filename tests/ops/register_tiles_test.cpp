@@ -4,6 +4,8 @@
 // accumulators to hide the FMA latency. The blocked layouts use the target's vector width.
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include "datasets/workloads.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
@@ -23,6 +25,14 @@ void check_fits(const CpuDescription& cpu, int64_t tile_vectors, int64_t operand
                     << " registers");
   CHECK(tile_vectors >= 1);
   CHECK(tile_vectors + operand_vectors + 1 <= cpu.vector_registers);
+}
+
+// The window tile of `output` (blocked, the block vectorized) under `config` fits the registers.
+void check_window_fits(const CpuDescription& cpu, const Tensor& output, const WindowConfig& config) {
+  int64_t block = output.shape()[4];
+  CHECK(block % float_lanes(cpu) == 0);
+  int64_t vectors = float_vectors(cpu, block);
+  check_fits(cpu, config.rows * config.columns * vectors, vectors);
 }
 
 }  // namespace
@@ -45,24 +55,27 @@ TEST_CASE("GEMM register tiles fit the register file and hide the FMA latency", 
 
 TEST_CASE("conv2d and depthwise register tiles fit the register file", "[ops][tiles]") {
   for (const Target& target : test::cpu_targets()) {
-    const CpuDescription& cpu = target.cpu();
     for (const auto& w : resnet18_conv2d_workloads()) {
+      INFO(target.key() << " " << w.name);
       OpInstance op = conv2d_instance(w.shape, target);
-      int64_t ob = op.output.shape()[4];
-      INFO(target.key() << " " << w.name << ": output block " << ob);
-      CHECK(ob % float_lanes(cpu) == 0);
-      WindowConfig config = conv2d_fallback_config(op.output, target);
-      int64_t vectors = float_vectors(cpu, ob);
-      check_fits(cpu, config.rows * config.columns * vectors, vectors);
+      check_window_fits(target.cpu(), op.output, conv2d_fallback_config(op.output, target));
     }
     for (const auto& w : mobilenet_depthwise_workloads()) {
+      INFO(target.key() << " " << w.name);
       OpInstance op = depthwise_instance(w.shape, target);
-      int64_t block = op.output.shape()[4];
-      INFO(target.key() << " " << w.name << ": channel block " << block);
-      CHECK(block % float_lanes(cpu) == 0);
-      WindowConfig config = depthwise_fallback_config(op.output, target);
-      int64_t vectors = float_vectors(cpu, block);
-      check_fits(cpu, config.rows * config.columns * vectors, vectors);
+      check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target));
     }
+  }
+}
+
+TEST_CASE("window tiles divide the output width with 32 registers and balance partial tiles with 16",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
+  // (OW, limit) -> AVX2 columns: the fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
+  for (auto [ow, limit, balanced, divisor] : std::vector<std::array<int64_t, 4>>{
+           {7, 6, 4, 1}, {14, 6, 5, 2}, {28, 6, 6, 4}, {56, 6, 6, 4}, {112, 6, 6, 4}, {12, 6, 6, 6}, {10, 6, 5, 5}}) {
+    INFO("OW " << ow << ", at most " << limit);
+    CHECK(register_tile_columns(ow, limit, avx2.cpu()) == balanced);
+    CHECK(register_tile_columns(ow, limit, avx512.cpu()) == divisor);
   }
 }
