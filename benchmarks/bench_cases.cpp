@@ -16,6 +16,9 @@ OperatorInputs seeded_inputs(int64_t first_elements, int64_t second_elements) {
   return {random_tensor(first_elements, kFirstInputSeed), random_tensor(second_elements, kSecondInputSeed)};
 }
 
+// Tessel's target with the benchmark's thread count.
+Target tessel_target(const BenchOptions& options) { return options.target.with_threads(options.threads); }
+
 template <typename Shape>
 CaseSpec conv_like_spec(const char* op, const Workload<Shape>& workload) {
   const Shape& s = workload.shape;
@@ -23,11 +26,16 @@ CaseSpec conv_like_spec(const char* op, const Workload<Shape>& workload) {
 }
 
 TesselSchedule schedule_of(const std::string& workload, const BenchOptions& options) {
-  return options.schedule_for ? options.schedule_for(workload) : TesselSchedule{};
+  TesselSchedule schedule = options.schedule_for ? options.schedule_for(workload) : TesselSchedule{};
+  if (!schedule.build) schedule.build = default_kernel_builder(tessel_target(options));
+  return schedule;
 }
 
-CaseResult with_schedule(CaseResult result, const TesselSchedule& schedule) {
+CaseResult labelled(CaseResult result, const TesselSchedule& schedule, const BenchOptions& options,
+                    std::string baseline_isa) {
   result.schedule = schedule.label;
+  result.target = options.target.key();
+  result.baseline_isa = std::move(baseline_isa);
   return result;
 }
 
@@ -55,10 +63,11 @@ CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, co
   CaseSpec spec{"gemm", workload, describe(shape), shape.flops(), shape.m * shape.n, shape.k};
   TesselSchedule schedule = schedule_of(workload, options);
   PreparedKernel tessel =
-      prepare_tessel_gemm(shape, in.first.data(), in.second.data(), options.threads, schedule.build);
+      prepare_tessel_gemm(shape, in.first.data(), in.second.data(), tessel_target(options), schedule.build);
   PreparedKernel baseline = prepare_baseline(shape, in, options.threads);
-  CaseResult result = with_schedule(compare_kernels(spec, tessel, baseline, options), schedule);
-  result.openblas_core = openblas_corename();
+  CaseResult result =
+      labelled(compare_kernels(spec, tessel, baseline, options), schedule, options, openblas_corename());
+  result.openblas_core = result.baseline_isa;
   return result;
 }
 
@@ -67,9 +76,11 @@ CaseResult run_conv2d_case(const Workload<Conv2dShape>& workload, const BenchOpt
   validate(s);
   OperatorInputs in = random_inputs(s);
   TesselSchedule schedule = schedule_of(workload.name, options);
-  PreparedKernel tessel = prepare_tessel_conv2d(s, in.first.data(), in.second.data(), options.threads, schedule.build);
+  PreparedKernel tessel =
+      prepare_tessel_conv2d(s, in.first.data(), in.second.data(), tessel_target(options), schedule.build);
   PreparedKernel baseline = prepare_baseline(s, in, options.threads);
-  return with_schedule(compare_kernels(conv_like_spec("conv2d", workload), tessel, baseline, options), schedule);
+  return labelled(compare_kernels(conv_like_spec("conv2d", workload), tessel, baseline, options), schedule, options,
+                  onednn_isa_name());
 }
 
 CaseResult run_depthwise_case(const Workload<DepthwiseShape>& workload, const BenchOptions& options) {
@@ -78,10 +89,10 @@ CaseResult run_depthwise_case(const Workload<DepthwiseShape>& workload, const Be
   OperatorInputs in = random_inputs(s);
   TesselSchedule schedule = schedule_of(workload.name, options);
   PreparedKernel tessel =
-      prepare_tessel_depthwise(s, in.first.data(), in.second.data(), options.threads, schedule.build);
+      prepare_tessel_depthwise(s, in.first.data(), in.second.data(), tessel_target(options), schedule.build);
   PreparedKernel baseline = prepare_baseline(s, in, options.threads);
-  return with_schedule(compare_kernels(conv_like_spec("depthwise", workload), tessel, baseline, options),
-                       schedule);
+  return labelled(compare_kernels(conv_like_spec("depthwise", workload), tessel, baseline, options), schedule,
+                  options, onednn_isa_name());
 }
 
 }  // namespace tessel

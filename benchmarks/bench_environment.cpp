@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -23,8 +24,9 @@ void reexec_self(char** argv) {
   throw InternalError("cannot re-execute " + self.string() + ": " + std::strerror(errno));
 }
 
-void reexec_with_benchmark_environment(char** argv) {
-  bool changed = clear_openblas_presets();
+void reexec_with_benchmark_environment(char** argv, const Target& target) {
+  bool changed = set_openblas_presets_for(target);
+  changed |= set_onednn_max_isa_for(target);
   changed |= stop_openblas_idle_spinning();
   changed |= limit_openmp_spin_wait();
   if (changed) reexec_self(argv);

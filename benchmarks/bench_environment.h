@@ -1,9 +1,12 @@
-// The process environment a fair benchmark needs. OpenBLAS and OpenMP read their settings from
-// environment variables once, when they load, so a benchmark fixes the variables and re-executes
-// itself before measuring anything: OpenBLAS without the machine's Haswell presets, and both
-// libraries' idle threads quick to sleep, so neither side's leftover spinning slows the other.
-// Tests never call this: they run under the environment as it is.
+// The process environment a fair benchmark needs. OpenBLAS, oneDNN and OpenMP read their settings
+// from environment variables once, when they load, so a benchmark fixes the variables for its
+// target and re-executes itself before measuring anything: both vendor libraries held to the
+// target's ISA (the host's presets cleared when the target is the host's ISA; OpenBLAS's core type
+// and oneDNN's maximum ISA set when the target caps it lower, so the ratio compares like with
+// like), and both libraries' idle threads quick to sleep, so neither side's leftover spinning
+// slows the other. Tests never call this: they run under the environment as it is.
 #pragma once
+#include "target/target.h"
 
 namespace tessel {
 
@@ -11,8 +14,8 @@ namespace tessel {
 // arguments and the current environment. argv must be main's argv. Throws InternalError on failure.
 [[noreturn]] void reexec_self(char** argv);
 
-// Sets the benchmark environment and re-executes if that changed anything; returns otherwise
-// (which is what the re-executed process does).
-void reexec_with_benchmark_environment(char** argv);
+// Sets the benchmark environment for `target` (a CPU target this machine runs) and re-executes if
+// that changed anything; returns otherwise (which is what the re-executed process does).
+void reexec_with_benchmark_environment(char** argv, const Target& target = Target::host());
 
 }  // namespace tessel

@@ -68,23 +68,31 @@ std::string format(const char* pattern, double value) {
 }
 
 // Header and rows share one set of column widths.
-constexpr const char* kHeaderFormat = "%-10s %-9s %9s  %-8s  %11s  %7s  %11s  %9s  %11s  %-7s  %-12s  %s\n";
+constexpr const char* kHeaderFormat = "%-10s %-9s %9s  %-8s  %11s  %7s  %11s  %9s  %11s  %-7s  %-12s  %-13s  %s\n";
 constexpr const char* kRowFormat =
-    "%-10s %-9s %9.1f  %-8s  %11.1f  %7.2f  %11.1f  %9.1f  %11.2e  %-7s  %-12s  %.0f/%.0f\n";
+    "%-10s %-9s %9.1f  %-8s  %11.1f  %7.2f  %11.1f  %9.1f  %11.2e  %-7s  %-12s  %-13s  %.0f/%.0f\n";
 
 void print_table_header(std::ostream& out) {
   char header[256];
   std::snprintf(header, sizeof header, kHeaderFormat, "op", "workload", "tessel_us", "baseline", "baseline_us",
-                "speedup", "tessel_GF/s", "base_GF/s", "max_abs_err", "correct", "schedule",
+                "speedup", "tessel_GF/s", "base_GF/s", "max_abs_err", "correct", "schedule", "isa_t/b",
                 "spread_%_t/b");
   out << header;
+}
+
+// "avx2/Haswell": the ISA of Tessel's target and what the vendor library ran.
+std::string isa_pair(const CaseResult& r) {
+  size_t isa = r.target.find("-isa=");
+  std::string ours = isa == std::string::npos ? r.target : r.target.substr(isa + 5);
+  return ours + "/" + r.baseline_isa;
 }
 
 std::string table_row(const CaseResult& r) {
   char row[256];
   std::snprintf(row, sizeof row, kRowFormat, r.spec.op.c_str(), r.spec.workload.c_str(), r.tessel.median_us,
                 r.baseline.c_str(), r.base.median_us, r.speedup(), r.tessel_gflops(), r.baseline_gflops(),
-                r.max_abs_err, r.correct ? "yes" : "NO", r.schedule.c_str(), r.tessel.spread_pct, r.base.spread_pct);
+                r.max_abs_err, r.correct ? "yes" : "NO", r.schedule.c_str(), isa_pair(r).c_str(), r.tessel.spread_pct,
+                r.base.spread_pct);
   return row;
 }
 
@@ -140,6 +148,8 @@ nlohmann::ordered_json CaseResult::to_json() const {
                       {"repeats", tessel.repeats},
                       {"threads", threads}};
   j["schedule"] = schedule;
+  j["target"] = target;
+  j["baseline_isa"] = baseline_isa;
   if (!openblas_core.empty()) j["openblas_core"] = openblas_core;
   return j;
 }

@@ -17,16 +17,21 @@
 #include "benchmarks/tessel_kernels.h"
 #include "datasets/workloads.h"
 #include "support/timing.h"
+#include "target/target.h"
 
 namespace tessel {
 
 // The schedule Tessel's side of a case runs, and what to call it in the results.
+// An unset `build` compiles the operator's default schedule for the benchmark's target.
 struct TesselSchedule {
-  KernelBuilder build = default_kernel_builder();
+  KernelBuilder build;
   std::string label = "default";  // or e.g. "tuned#42" (a configuration of a tuning database)
 };
 
 struct BenchOptions {
+  // What Tessel compiles for; the vendor side is held to its ISA by the benchmark environment
+  // (benchmarks/bench_environment.h). Its thread count is not read: `threads` is both sides'.
+  Target target = Target::host();
   int threads = 2;   // for both sides
   int repeats = 15;  // samples per side, >= 1
   int warmup = 3;    // untimed calls per side before sampling
@@ -59,6 +64,8 @@ struct CaseResult {
   int threads = 0;
   std::string openblas_core;  // the OpenBLAS kernel family, for GEMM cases only
   std::string schedule = "default";  // TesselSchedule::label of Tessel's side
+  std::string target;        // Target::key() of Tessel's side, e.g. "llvm_cpu -isa=avx2"
+  std::string baseline_isa;  // what the vendor library reports it ran: "Haswell", "avx2", ...
 
   double speedup() const { return base.median_us / tessel.median_us; }
   double tessel_gflops() const { return spec.flops / tessel.median_us * 1e-3; }
@@ -94,7 +101,7 @@ PreparedKernel prepare_baseline(const Conv2dShape& shape, const OperatorInputs& 
 PreparedKernel prepare_baseline(const DepthwiseShape& shape, const OperatorInputs& inputs, int threads);
 
 // The three benchmark cases (bench_cases.cpp): Tessel against OpenBLAS sgemm, oneDNN conv2d and
-// oneDNN depthwise (grouped) convolution.
+// oneDNN depthwise (grouped) convolution, Tessel compiled for options.target.
 CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, const BenchOptions& options);
 CaseResult run_conv2d_case(const Workload<Conv2dShape>& workload, const BenchOptions& options);
 CaseResult run_depthwise_case(const Workload<DepthwiseShape>& workload, const BenchOptions& options);

@@ -1,6 +1,6 @@
 // Tessel's side of each benchmark (benchmarks/tessel_kernels.h): the operator instance of
-// ops/workload_ops (the same tensor expression `tessel lower` and the tuner see) with its default
-// CPU schedule, compiled by the llvm_cpu back end. Inputs are converted into the instance's layouts
+// ops/workload_ops (the same tensor expression `tessel lower` and the tuner see) for the target with
+// its default schedule, compiled by the target's back end. Inputs are converted into the instance's layouts
 // before timing, by compiled layout-transform ops; `run` calls the operator's kernel only;
 // `read_output` converts the result back to the canonical layout.
 //
@@ -87,28 +87,30 @@ PreparedKernel prepare_blocked(const ops::OpInstance& op, const float* x, const 
 
 }  // namespace
 
-KernelBuilder default_kernel_builder() {
-  return [](const ops::OpInstance& op) { return ops::build_default(op.output, op.inputs, op.output.name()); };
+KernelBuilder default_kernel_builder(const Target& target) {
+  return [target](const ops::OpInstance& op) {
+    return ops::build_default(op.output, op.inputs, op.output.name(), target);
+  };
 }
 
-PreparedKernel prepare_tessel_gemm(const GemmShape& s, const float* a, const float* b, int threads,
+PreparedKernel prepare_tessel_gemm(const GemmShape& s, const float* a, const float* b, const Target& target,
                                    const KernelBuilder& build) {
-  set_num_threads(threads);
-  return prepare(ops::gemm_instance(s), {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n})}, copy_out, build);
+  set_num_threads(target.cpu().threads);
+  return prepare(ops::gemm_instance(s, target), {copy_in(a, {s.m, s.k}), copy_in(b, {s.k, s.n})}, copy_out, build);
 }
 
-PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, const float* w_oihw, int threads,
-                                     const KernelBuilder& build) {
-  set_num_threads(threads);
-  return prepare_blocked(ops::conv2d_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_oihw,
+PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, const float* w_oihw,
+                                     const Target& target, const KernelBuilder& build) {
+  set_num_threads(target.cpu().threads);
+  return prepare_blocked(ops::conv2d_instance(s, target), x_nchw, {s.n, s.c, s.h, s.w}, w_oihw,
                          {s.oc, s.c / s.groups, s.kh, s.kw}, build);
 }
 
 PreparedKernel prepare_tessel_depthwise(const DepthwiseShape& s, const float* x_nchw, const float* w_c1kk,
-                                        int threads, const KernelBuilder& build) {
-  set_num_threads(threads);
-  return prepare_blocked(ops::depthwise_instance(s), x_nchw, {s.n, s.c, s.h, s.w}, w_c1kk, {s.c, 1, s.k, s.k},
-                         build);
+                                        const Target& target, const KernelBuilder& build) {
+  set_num_threads(target.cpu().threads);
+  return prepare_blocked(ops::depthwise_instance(s, target), x_nchw, {s.n, s.c, s.h, s.w}, w_c1kk,
+                         {s.c, 1, s.k, s.k}, build);
 }
 
 }  // namespace tessel

@@ -54,7 +54,7 @@ nlohmann::json provenance(const RecordRequest& r) {
 
 search::RecordedWorkload record_workload(const RecordRequest& r) {
   if (r.set_path.empty()) user_error("record: a recorded set file (--set FILE.json) is required");
-  search::Task task = search::Task::create(r.workload, r.space);
+  search::Task task = search::Task::create(r.workload, r.space, nullptr, r.target);
   const search::ConfigSpace& space = task.knob_space("recording a whole space");
   // An existing file must be a set: a foreign file is refused, never overwritten.
   search::RecordedSet set =
@@ -63,8 +63,13 @@ search::RecordedWorkload record_workload(const RecordRequest& r) {
   search::Baseline baseline{"none", 0, ""};
   if (r.measure_baseline) baseline = r.measure_baseline(task.workload(), r.measure.threads);
   measure_space(task, db, r, baseline);
-  search::RecordedWorkload recorded{r.workload,          r.space,  search::RecordedWorkload::describe_space(space),
-                                    baseline.name,       baseline.median_us, provenance(r),
+  search::RecordedWorkload recorded{r.workload,
+                                    r.space,
+                                    r.target.key(),
+                                    search::RecordedWorkload::describe_space(space),
+                                    baseline.name,
+                                    baseline.median_us,
+                                    provenance(r),
                                     whole_space(db, task)};
   set.put(recorded);
   set.save();

@@ -1,6 +1,6 @@
 // Recording a set for replay (search/replay/recorded_set.h): measures the WHOLE schedule space of
-// one workload on this machine, in grid order, and writes it with the vendor baseline into a
-// recorded set file (`tessel experiment record`). The trials also go to a scratch records
+// one workload on this machine for a target (the host's by default), in grid order, and writes it
+// with the vendor baseline and the target into a recorded set file (`tessel experiment record`). The trials also go to a scratch records
 // database, so a killed recording resumes where it stopped instead of starting over.
 //
 //   RecordRequest r;
@@ -17,11 +17,13 @@
 #include "search/measure/measurer.h"
 #include "search/replay/recorded_set.h"
 #include "search/tuner.h"
+#include "target/target.h"
 
 namespace tessel::experiments {
 
 struct RecordRequest {
   std::string workload, space = "template";
+  Target target = Target::host();  // what is measured; written into the set entry
   std::string set_path;  // created if absent; an existing file must be a recorded set
   std::string db_path;   // scratch records database; empty: set_path + ".records.db"
   search::MeasureOptions measure;

@@ -76,10 +76,11 @@ class Workbench {
   Workbench(const ExperimentConfig& config, const RunnerOptions& options) : config_(config), options_(options) {}
 
   const search::Task& task(const Configuration& c) {
-    std::string key = c.workload + "|" + c.space.label() + "|" + c.target;
+    Target target = target_of(c);
+    std::string key = c.workload + "|" + c.space.label() + "|" + target.key();
     if (!tasks_.count(key))
-      tasks_.emplace(key, std::make_unique<search::Task>(search::Task::create(c.workload, c.space.name, c.space.params,
-                                                                              resolved_target(c, config_))));
+      tasks_.emplace(key, std::make_unique<search::Task>(
+                              search::Task::create(c.workload, c.space.name, c.space.params, target)));
     return *tasks_.at(key);
   }
 
@@ -123,6 +124,14 @@ class Workbench {
     }
     if (b.baseline.median_us > 0) b.gflops = w.flops() / b.baseline.median_us * 1e-3;
     return b;
+  }
+
+  // A replayed task is built for the target its set was recorded for (its space depends on it);
+  // a measured one for the host.
+  // Replay runs the recorded set's target: its spaces are the ones recorded there.
+  Target target_of(const Configuration& c) {
+    if (c.measure == "hardware") return resolved_target(c, config_);
+    return Target::parse(recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name).target);
   }
 
   const search::RecordedSet& recorded_set(const std::string& set) {

@@ -1,6 +1,7 @@
 // Canonical-layout conv2d and its CPU schedule (ops/conv2d_nchw.h).
 #include "ops/conv2d_nchw.h"
 
+#include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/window_schedule.h"
@@ -38,11 +39,14 @@ Tensor conv2d_nchw(const Tensor& data, const Tensor& kernel, const Conv2dParams&
 Schedule schedule_conv2d_nchw_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
   Tensor acc = s.cache_write(output);
-  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], 16), {0, 1, 2}, 2});
+  schedule_window(s, output, acc, WindowConfig{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1, 2}, {2}});
   return s;
 }
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, conv2d_nchw, "conv2d NCHW on CPU: vectorized row tiles (simple default)", {},
-                       [](const PluginParams&) { return std::make_unique<FunctionSchedule>(schedule_conv2d_nchw_cpu); });
+TESSEL_REGISTER_OP_SCHEDULE(conv2d_nchw, cpu, "conv2d NCHW on CPU: vectorized row tiles (simple default)", {},
+                            [](const PluginParams&) {
+                              return std::make_unique<FunctionSchedule>(
+                                  [](const Tensor& out, const Target&) { return schedule_conv2d_nchw_cpu(out); });
+                            });
 
 }  // namespace tessel::ops

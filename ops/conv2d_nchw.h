@@ -11,7 +11,7 @@ namespace tessel::ops {
 Tensor conv2d_nchw(const Tensor& data, const Tensor& kernel, const Conv2dParams& params,
                    const std::string& name = "conv2d_nchw");
 
-// Register tile of a divisor of OW up to 16 columns, vectorized along the row.
+// Register tile of a divisor of OW up to 16 columns, vectorized along the row (on every CPU target).
 Schedule schedule_conv2d_nchw_cpu(const Tensor& output);
 
 }  // namespace tessel::ops

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/tiling.h"
@@ -54,27 +55,33 @@ Tensor conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams
   }, name, "conv2d_nchwc");
 }
 
-Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int64_t groups) {
+Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int64_t groups, const Target& target) {
   if (groups <= 0 || in_channels % groups != 0 || out_channels % groups != 0)
     user_error("conv2d: ", groups, " groups must divide the ", in_channels, " input and ", out_channels,
                " output channels");
-  int64_t per_group = out_channels / groups;
-  return {largest_divisor_at_most(in_channels / groups, 16),
-          first_divisor(per_group, {32, 16}, largest_divisor_at_most(per_group, 16))};
+  int64_t lanes = float_lanes(target.cpu()), per_group = out_channels / groups;
+  return {largest_divisor_at_most(in_channels / groups, lanes),
+          first_divisor(per_group, {2 * lanes, lanes}, largest_divisor_at_most(per_group, lanes))};
 }
 
-int64_t conv2d_default_columns(const Tensor& output) {
-  constexpr int64_t kAccumulatorFloats = 14 * 16;
-  return pick_reg_n(output.shape()[3], kAccumulatorFloats / std::max<int64_t>(output.shape()[4], 16));
+WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) {
+  const CpuDescription& cpu = target.cpu();
+  int64_t block = output.shape()[4], lanes = float_lanes(cpu);
+  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
+  // Counted in floats, so a block narrower than a vector gets proportionally more columns.
+  int64_t columns = register_tile_columns(output.shape()[3], accumulators * lanes / std::max(block, lanes), cpu);
+  // reduction axes: icc 0, icb 1, kh 2, kw 3
+  if (unrolled_window_fits(cpu))  // icc, kh, icb, kw with kw unrolled
+    return WindowConfig{1, columns, {0, 2, 1, 3}, {3}, PadPlacement::Root};
+  // icc, kh, kw, icb, nothing unrolled: each step loads its ob kernel vectors and broadcasts one
+  // input element per column, and no input element is shared between steps (as oneDNN's AVX2 kernel)
+  return WindowConfig{1, columns, {0, 2, 3, 1}, {}, PadPlacement::Root};
 }
 
-Schedule schedule_conv2d_nchwc_cpu(const Tensor& output, int64_t reg_n, bool pad_per_row) {
+Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config) {
   Schedule s = create_schedule({output});
   Tensor acc = s.cache_write(output);
-  // reduction axes: icc 0, icb 1, kh 2, kw 3 -> icc, kh, icb, kw with kw unrolled
-  WindowTile tile{reg_n > 0 ? reg_n : conv2d_default_columns(output), {0, 2, 1, 3}, 3,
-                  pad_per_row ? PadPlacement::PerRow : PadPlacement::Root};
-  schedule_window_tiles(s, output, acc, tile);
+  schedule_window(s, output, acc, config);
   return s;
 }
 
@@ -83,18 +90,23 @@ namespace {
 std::unique_ptr<OpSchedule> make_conv2d_nchwc_schedule(const PluginParams& p) {
   int64_t reg_n = p.get_int("reg_n");
   bool per_row = p.get_bool("pad_per_row");
-  return std::make_unique<FunctionSchedule>(
-      [reg_n, per_row](const Tensor& out) { return schedule_conv2d_nchwc_cpu(out, reg_n, per_row); });
+  return std::make_unique<FunctionSchedule>([reg_n, per_row](const Tensor& out, const Target& target) {
+    WindowConfig config = conv2d_fallback_config(out, target);
+    if (reg_n > 0) config.columns = reg_n;
+    if (per_row) config.pad = PadPlacement::PerRow;
+    return schedule_conv2d_nchwc(out, config);
+  });
 }
 
 const std::vector<ParamSpec> kConv2dNchwcParams = {
-    {"reg_n", ParamType::Int, 0, "output columns per register tile (0: conv2d_default_columns)"},
+    {"reg_n", ParamType::Int, 0, "output columns per register tile (0: from the target's registers)",
+     Allowed::at_least(0)},
     {"pad_per_row", ParamType::Bool, false, "pad the input rows of each output row just before it (else all first)"}};
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, conv2d_nchwc,
-                       "conv2d NCHWc on CPU: reg_n columns x channel-block register tile (TVM x86)",
-                       kConv2dNchwcParams, make_conv2d_nchwc_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(conv2d_nchwc, cpu,
+                            "conv2d NCHWc on CPU: columns x channel-block register tile sized for the target (TVM x86)",
+                            kConv2dNchwcParams, make_conv2d_nchwc_schedule);
 
 }  // namespace tessel::ops

@@ -1,6 +1,9 @@
 // Depthwise conv2d and its CPU schedule (ops/depthwise_conv2d.h).
 #include "ops/depthwise_conv2d.h"
 
+#include <algorithm>
+
+#include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/tiling.h"
@@ -68,13 +71,27 @@ Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Co
   }, name, op);
 }
 
-int64_t choose_depthwise_block(int64_t channels) { return largest_divisor_at_most(channels, 16); }
+int64_t choose_depthwise_block(int64_t channels, const Target& target) {
+  return largest_divisor_at_most(channels, float_lanes(target.cpu()));
+}
 
-Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit, PadPlacement pad) {
+WindowConfig depthwise_fallback_config(const Tensor& output, const Target& target) {
+  // reduction axes: ry 0, rx 1
+  WindowConfig config{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1}, {1}, PadPlacement::Inline};
+  if (output.ndim() == 5) {
+    const CpuDescription& cpu = target.cpu();
+    int64_t block = output.shape()[4], lanes = float_lanes(cpu);
+    // Each step loads a kernel vector and an input vector per block vector.
+    int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
+    config.columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
+  }
+  return config;
+}
+
+Schedule schedule_depthwise_conv2d(const Tensor& output, const WindowConfig& config) {
   Schedule s = create_schedule({output});
   Tensor acc = s.cache_write(output);
-  int64_t limit = output.ndim() == 5 ? reg_n_limit : 16;
-  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], limit), {0, 1}, 1, pad});
+  schedule_window(s, output, acc, config);
   return s;
 }
 
@@ -86,12 +103,17 @@ std::unique_ptr<OpSchedule> make_depthwise_schedule(const PluginParams& p) {
   PadPlacement pad = where == "root"  ? PadPlacement::Root
                      : where == "row" ? PadPlacement::PerRow
                                       : PadPlacement::Inline;
-  return std::make_unique<FunctionSchedule>(
-      [limit, pad](const Tensor& out) { return schedule_depthwise_conv2d_cpu(out, limit, pad); });
+  return std::make_unique<FunctionSchedule>([limit, pad](const Tensor& out, const Target& target) {
+    WindowConfig config = depthwise_fallback_config(out, target);
+    if (limit > 0 && out.ndim() == 5) config.columns = pick_reg_n(out.shape()[3], limit);
+    config.pad = pad;
+    return schedule_depthwise_conv2d(out, config);
+  });
 }
 
 const std::vector<ParamSpec> kDepthwiseParams = {
-    {"reg_n_limit", ParamType::Int, 14, "most output columns per register tile (blocked layout)", Allowed::at_least(1)},
+    {"reg_n_limit", ParamType::Int, 0,
+     "most output columns per register tile, blocked layout (0: from the target's registers)", Allowed::at_least(0)},
     {"pad", ParamType::String, "inline",
      "where padding runs: root (whole input first), row (per output row), inline (bounds tests, partitioned out of "
      "interior tiles)",
@@ -99,10 +121,10 @@ const std::vector<ParamSpec> kDepthwiseParams = {
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, depthwise_conv2d_nchw, "depthwise conv2d NCHW on CPU: vectorized row tiles",
-                       kDepthwiseParams, make_depthwise_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, depthwise_conv2d_nchwc,
-                       "depthwise conv2d NCHWc on CPU: columns x channel-block register tile", kDepthwiseParams,
-                       make_depthwise_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(depthwise_conv2d_nchw, cpu, "depthwise conv2d NCHW on CPU: vectorized row tiles",
+                            kDepthwiseParams, make_depthwise_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(depthwise_conv2d_nchwc, cpu,
+                            "depthwise conv2d NCHWc on CPU: columns x channel-block register tile sized for the target",
+                            kDepthwiseParams, make_depthwise_schedule);
 
 }  // namespace tessel::ops

@@ -6,6 +6,7 @@
 #include "ir/schedule.h"
 #include "ops/conv2d_params.h"
 #include "ops/window_schedule.h"
+#include "target/target.h"
 
 namespace tessel::ops {
 
@@ -16,13 +17,16 @@ Tensor depthwise_conv2d_nchw(const Tensor& data, const Tensor& kernel, const Con
 Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams& params,
                               const std::string& name = "depthwise_conv2d_nchwc");
 
-// The channel block for the blocked layout: a divisor of `channels` up to 16 (one AVX-512 vector).
-int64_t choose_depthwise_block(int64_t channels);
+// The channel block for the blocked layout: a divisor of `channels` up to one vector of the target.
+int64_t choose_depthwise_block(int64_t channels, const Target& target);
 
-// Register tile of a divisor of OW up to `reg_n_limit` columns × the channel block (or columns
-// only, vectorized, in NCHW); the kernel window outside it. The padding placed as `pad` says
-// (ops/window_schedule.h); by default inlined, so no copy of the input is made.
-Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit = 14,
-                                       PadPlacement pad = PadPlacement::Inline);
+// The fallback configuration for a depthwise `output` on `target`: in the blocked layout, a
+// register tile of columns × the channel block whose accumulators fit the register file beside the
+// kernel and input vectors (ops/cpu_tiles.h), columns dividing OW; in NCHW, vectorized row tiles.
+// The kernel width unrolled; the padding inline (no copy of the input).
+WindowConfig depthwise_fallback_config(const Tensor& output, const Target& target);
+
+// The depthwise schedule (ops/window_schedule.h's, on a cache_write accumulator).
+Schedule schedule_depthwise_conv2d(const Tensor& output, const WindowConfig& config);
 
 }  // namespace tessel::ops

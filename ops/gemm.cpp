@@ -1,6 +1,10 @@
 // GEMM and dense with packed right-hand panels, and their CPU schedule (ops/gemm.h).
 #include "ops/gemm.h"
 
+#include <algorithm>
+#include <tuple>
+
+#include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/tiling.h"
 #include "support/error.h"
@@ -12,7 +16,7 @@ namespace {
 
 int64_t panel_width(int64_t n, int64_t bn) {
   if (bn < 0) user_error("gemm: panel width ", bn, " must be positive (or 0 to choose one)");
-  return bn > 0 ? bn : first_divisor(n, {32, 64, 16, 48, 8}, 16);
+  return bn > 0 ? bn : gemm_panel_width(n, Target::host());
 }
 
 // packed(jo, k, ji) = element (k, jo*bn + ji) of the right-hand matrix, zero past column n.
@@ -65,29 +69,87 @@ Tensor dense(const Tensor& x, const Tensor& w, int64_t bn, const std::string& na
   return multiply_panels(x, packed, n, name, "dense");
 }
 
-Schedule schedule_gemm_cpu(const Tensor& output, const GemmTiles& tiles) {
+int64_t gemm_panel_width(int64_t n, const Target& target) {
+  int64_t lanes = float_lanes(target.cpu());
+  return first_divisor(n, {2 * lanes, 4 * lanes, lanes, 3 * lanes, lanes / 2}, lanes);
+}
+
+GemmConfig gemm_fallback_config(const Tensor& output, const Target& target) {
+  const CpuDescription& cpu = target.cpu();
   Tensor packed = find_by_tag(output, "pack");
   int64_t m = output.shape()[0], k = packed.shape()[1], bn = packed.shape()[2];
-  int64_t rows = tiles.rows > 0 ? tiles.rows : largest_divisor_at_most(m, 8);
-  int64_t k_unroll = tiles.k_unroll > 0 ? tiles.k_unroll : largest_divisor_at_most(k, 4);
+  // Rows the accumulators allow, and never more than a tile two vectors wide would have: a
+  // narrower panel gains nothing from a taller tile.
+  int64_t vectors = float_vectors(cpu, bn), cap = gemm_accumulator_cap(cpu);
+  int64_t max_rows = std::max<int64_t>(
+      1, std::min(accumulator_budget(cpu, vectors, cap) / vectors, accumulator_budget(cpu, 2, cap) / 2));
+  // A divisor of M avoids the partial tile; where partial tiles pay, one much shorter than the
+  // bound would waste the registers.
+  int64_t divisor = largest_divisor_at_most(m, max_rows);
+  bool partial = partial_register_tiles(cpu) && 4 * divisor < 3 * max_rows;
+  GemmConfig config;
+  config.panel = bn;
+  config.rows = partial ? std::min(max_rows, m) : divisor;
+  config.k_unroll = largest_divisor_at_most(k, 4);
+  return config;
+}
 
-  Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
-  Stage c = s[output];
-  auto [io, jo, ii, ji] = c.tile(c.axis(0), c.axis(1), rows, bn);
-  c.reorder({jo, io});  // a thread sweeps all rows of one panel while the panel sits in its L2
-  c.parallel(jo);
-  c.unroll(ii);
-  c.vectorize(ji);
+namespace {
 
-  Stage cc = s[acc];
-  cc.compute_at(c, io);
-  auto [ko, ki] = cc.split(cc.reduce_axis(0), k_unroll);
+void check_config(const GemmConfig& config, int64_t bn) {
+  if (config.panel != bn)
+    user_error("gemm schedule: the configuration's panel width ", config.panel, " differs from the ", bn,
+               " the output was built with; build it with gemm(a, b, ", config.panel, ")");
+  if (config.rows < 1 || config.rows_middle < 1 || config.k_unroll < 1)
+    user_error("gemm schedule: rows (", config.rows, "), rows_middle (", config.rows_middle, ") and k_unroll (",
+               config.k_unroll, ") must be positive");
+  std::array<int, 3> sorted = config.order;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted != std::array<int, 3>{0, 1, 2})
+    user_error("gemm schedule: the loop order must be a permutation of 0, 1, 2 (rows outer, rows middle, panels)");
+}
+
+// Tiles the output into register tiles; returns the loop the accumulator is computed at. A middle
+// row factor of 1 makes no loop.
+IterVar schedule_output(Stage c, const GemmConfig& config) {
+  auto [rows_outer, rows_rest] = c.split(c.axis(0), config.rows_middle * config.rows);
+  IterVar rows_middle, rows_inner = rows_rest;
+  if (config.rows_middle > 1) std::tie(rows_middle, rows_inner) = c.split(rows_rest, config.rows);
+  auto [panels, columns] = c.split(c.axis(1), config.panel);
+  std::vector<IterVar> outer = {rows_outer, rows_middle, panels}, order;
+  for (int position : config.order)
+    if (outer[position].defined()) order.push_back(outer[position]);
+  std::vector<IterVar> nest = order;
+  nest.insert(nest.end(), {rows_inner, columns});
+  c.reorder(nest);  // with the panels outermost, a thread sweeps all rows of a panel while it sits in L2
+  if (config.parallel_fused && order.size() > 1) {
+    order[1] = c.fuse(order[0], order[1]);
+    order.erase(order.begin());
+  }
+  c.parallel(order.front());
+  c.unroll(rows_inner);
+  c.vectorize(columns);
+  return order.back();
+}
+
+void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, const GemmConfig& config) {
+  cc.compute_at(c, at);
+  auto [ko, ki] = cc.split(cc.reduce_axis(0), config.k_unroll);
   cc.reorder({ko, ki, cc.axis(0), cc.axis(1)});
-  cc.unroll(ki);
+  if (config.unroll_k) cc.unroll(ki);
   cc.unroll(cc.axis(0));
   cc.vectorize(cc.axis(1));
+}
 
+}  // namespace
+
+Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
+  Tensor packed = find_by_tag(output, "pack");
+  check_config(config, packed.shape()[2]);
+  Schedule s = create_schedule({output});
+  Tensor acc = s.cache_write(output);
+  IterVar at = schedule_output(s[output], config);
+  schedule_accumulator(s[acc], s[output], at, config);
   Stage p = s[packed];
   p.parallel(p.axis(0));
   p.vectorize(p.axis(2));
@@ -97,20 +159,26 @@ Schedule schedule_gemm_cpu(const Tensor& output, const GemmTiles& tiles) {
 namespace {
 
 std::unique_ptr<OpSchedule> make_gemm_schedule(const PluginParams& p) {
-  GemmTiles tiles{p.get_int("rows"), p.get_int("k_unroll")};
-  return std::make_unique<FunctionSchedule>([tiles](const Tensor& out) { return schedule_gemm_cpu(out, tiles); });
+  int64_t rows = p.get_int("rows"), k_unroll = p.get_int("k_unroll");
+  return std::make_unique<FunctionSchedule>([rows, k_unroll](const Tensor& out, const Target& target) {
+    GemmConfig config = gemm_fallback_config(out, target);
+    if (rows > 0) config.rows = rows;
+    if (k_unroll > 0) config.k_unroll = k_unroll;
+    return schedule_gemm(out, config);
+  });
 }
 
 const std::vector<ParamSpec> kGemmParams = {
-    {"rows", ParamType::Int, 0, "rows of the register tile (0: a divisor of M up to 8)"},
-    {"k_unroll", ParamType::Int, 0, "k iterations unrolled (0: a divisor of K up to 4)"},
+    {"rows", ParamType::Int, 0, "rows of the register tile (0: from the target's registers)", Allowed::at_least(0)},
+    {"k_unroll", ParamType::Int, 0, "k iterations unrolled (0: a divisor of K up to 4)", Allowed::at_least(0)},
 };
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, gemm, "GEMM on CPU: packed B panels, rows x bn register tile",
-                       kGemmParams, make_gemm_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, dense, "dense (X·Wᵀ) on CPU: packed W panels, rows x bn register tile",
-                       kGemmParams, make_gemm_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(gemm, cpu, "GEMM on CPU: packed B panels, rows x bn register tile sized for the target",
+                            kGemmParams, make_gemm_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(dense, cpu,
+                            "dense (X·Wᵀ) on CPU: packed W panels, rows x bn register tile sized for the target",
+                            kGemmParams, make_gemm_schedule);
 
 }  // namespace tessel::ops

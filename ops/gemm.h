@@ -1,27 +1,58 @@
-// Matrix multiply, C[M,N] = A[M,K]·B[K,N], and dense, Y[M,N] = X[M,K]·W[N,K]ᵀ, with their default
-// CPU schedule (TVM's x86 GEMM recipe).
+// Matrix multiply, C[M,N] = A[M,K]·B[K,N], and dense, Y[M,N] = X[M,K]·W[N,K]ᵀ, with their CPU
+// schedule (TVM's x86 GEMM recipe), one function taking a configuration (AutoTVM style): the
+// default schedule is its fallback configuration for the target, and the tuning template
+// (search/spaces/gemm_template.h) maps its knobs to the same configuration.
 //
 // Both repack the right-hand matrix inside the computation into panels [ceil(N/bn)][K][bn] (a
 // stage tagged "pack"), so the inner loop reads bn consecutive floats per k; the packing runs in
 // the same kernel and is part of its cost. The schedule keeps a rows × bn block of C in registers
 // (a cache_write stage) while the k loop runs outside it, vectorizes the bn columns, and
 // parallelizes over column panels so each thread's panel stays in its L2.
+//
+//   Target target = Target::parse("llvm_cpu -isa=avx2");
+//   Tensor c = gemm(a, b, gemm_panel_width(n, target));       // 16-float panels on AVX2
+//   GemmConfig config = gemm_fallback_config(c, target);      // 6 × 16 register tile
+//   Schedule s = schedule_gemm(c, config);
 #pragma once
+#include <array>
+
 #include "ir/schedule.h"
+#include "target/target.h"
 
 namespace tessel::ops {
 
-// bn = 0 picks the panel width from N (32 when it divides N). Tagged "gemm".
+// bn = 0 picks gemm_panel_width(N) for the host. Tagged "gemm".
 Tensor gemm(const Tensor& a, const Tensor& b, int64_t bn = 0, const std::string& name = "C");
 // bn as for gemm. Tagged "dense".
 Tensor dense(const Tensor& x, const Tensor& w, int64_t bn = 0, const std::string& name = "Y");
 
-struct GemmTiles {
-  int64_t rows = 0;      // rows of the register tile; 0 picks a divisor of M up to 8
-  int64_t k_unroll = 0;  // k iterations unrolled; 0 picks a divisor of K up to 4
+// The panel width for the target: two vectors when that divides N, else four, one, three or half
+// a vector, else one vector (the last panel then zero-padded).
+int64_t gemm_panel_width(int64_t n, const Target& target);
+
+// The outer loops of the GEMM schedule, as GemmConfig::order names them.
+enum GemmLoop : int { kGemmRowsOuter = 0, kGemmRowsMiddle = 1, kGemmPanels = 2 };
+
+// One configuration of the GEMM schedule.
+struct GemmConfig {
+  int64_t panel = 0;        // the panel width bn the output was built with (checked)
+  int64_t rows = 1;         // rows of the register tile; need not divide M (the last tile is partial)
+  int64_t rows_middle = 1;  // register tiles per middle row loop; 1: no middle loop
+  int64_t k_unroll = 1;     // k iterations of the inner k loop
+  std::array<int, 3> order = {kGemmPanels, kGemmRowsOuter, kGemmRowsMiddle};  // outer loops, outermost first
+  bool parallel_fused = false;  // the two outermost loops fused run in parallel, else the outermost
+  bool unroll_k = true;         // unroll the inner k loop
 };
 
-// The default CPU schedule of a gemm or dense output.
-Schedule schedule_gemm_cpu(const Tensor& output, const GemmTiles& tiles = {});
+// The fallback configuration of a gemm or dense `output` for `target`: a register tile of
+// rows × bn floats whose accumulators fit the register file (ops/cpu_tiles.h), rows the largest
+// divisor of M up to that bound (on CPUs where partial tiles pay, the bound itself with a partial
+// last tile when the divisor is much smaller); 4 k iterations unrolled (a divisor of K); the
+// panels outermost and in parallel.
+GemmConfig gemm_fallback_config(const Tensor& output, const Target& target);
+
+// The GEMM schedule of a gemm or dense output. Throws UserError if config.panel is not the
+// output's panel width or a factor is not positive.
+Schedule schedule_gemm(const Tensor& output, const GemmConfig& config);
 
 }  // namespace tessel::ops

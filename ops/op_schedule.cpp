@@ -1,15 +1,20 @@
-// Lookup of operator schedules in the plugin registry.
+// Lookup of operator schedules in the plugin registry, by tag and device kind.
 #include "ops/op_schedule.h"
 
 #include "support/error.h"
-#include "support/registry.h"
 
 namespace tessel::ops {
 
-Schedule default_schedule(const Tensor& output, const nlohmann::json& params) {
+std::string op_schedule_name(const std::string& tag, DeviceKind device) {
+  return tag + "@" + device_kind_name(device);
+}
+
+Schedule default_schedule(const Tensor& output, const Target& target, const nlohmann::json& params) {
   if (!output.defined() || output->is_placeholder())
     user_error("default_schedule: the output must be a computed tensor, not an input placeholder");
-  return Registry<OpSchedule>::instance().create(output->tag, params)->apply(output);
+  return Registry<OpSchedule>::instance()
+      .create(op_schedule_name(output->tag, target.device()), params)
+      ->apply(output, target);
 }
 
 Tensor find_by_tag(const Tensor& output, const std::string& tag) {

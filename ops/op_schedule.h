@@ -1,16 +1,22 @@
-// The "schedule" plugin kind: each operator family registers its default CPU schedule under the
-// tag its tensor expression carries ("gemm", "conv2d_nchwc", ...), with its tiling knobs as
-// parameters, so `tessel plugins` lists them and configs can pick or override them by name.
+// The "schedule" plugin kind: each operator family registers its default schedule for a kind of
+// device under the tag its tensor expression carries ("gemm", "conv2d_nchwc", ...), with its
+// tiling knobs as parameters, so `tessel plugins` lists them and configs can pick or override them
+// by name. A schedule is registered as "<tag>@<device>" ("gemm@cpu"), so a GPU `gemm` schedule can
+// sit beside the CPU one; the schedule reads what it needs (vector width, registers, caches,
+// threads) from the target it is applied for.
 //
 //   Tensor out = conv2d_nchwc(data, kernel, params);
-//   Schedule s = default_schedule(out);  // the plugin registered as "conv2d_nchwc"
+//   Schedule s = default_schedule(out, Target::parse("llvm_cpu -isa=avx2"));  // "conv2d_nchwc@cpu"
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "ir/schedule.h"
+#include "support/registry.h"
+#include "target/target.h"
 
 namespace tessel::ops {
 
@@ -18,20 +24,25 @@ class OpSchedule {
  public:
   static constexpr const char* kPluginKind = "schedule";
   virtual ~OpSchedule() = default;
-  // A schedule computing `output`, the tensor an operator builder of ops/ returned.
-  virtual Schedule apply(const Tensor& output) const = 0;
+  // A schedule computing `output`, the tensor an operator builder of ops/ returned, for `target`
+  // (a target of the device kind the schedule is registered for).
+  virtual Schedule apply(const Tensor& output, const Target& target) const = 0;
 };
 
-// The registered schedule named by output's tag, created with `params`, applied to output.
-// Throws UserError listing the registered schedules if the tag has none.
-Schedule default_schedule(const Tensor& output, const nlohmann::json& params = nullptr);
+// The registry name of the schedule of operations tagged `tag` on `device`: "<tag>@<device>".
+std::string op_schedule_name(const std::string& tag, DeviceKind device);
+
+// The schedule registered for output's tag and the target's device kind, created with `params`,
+// applied to output for `target`. Throws UserError listing the registered schedules if there is
+// none.
+Schedule default_schedule(const Tensor& output, const Target& target, const nlohmann::json& params = nullptr);
 
 // A schedule plugin that forwards to a function; what every operator family registers.
 class FunctionSchedule : public OpSchedule {
  public:
-  using Function = std::function<Schedule(const Tensor&)>;
+  using Function = std::function<Schedule(const Tensor&, const Target&)>;
   explicit FunctionSchedule(Function f) : function_(std::move(f)) {}
-  Schedule apply(const Tensor& output) const override { return function_(output); }
+  Schedule apply(const Tensor& output, const Target& target) const override { return function_(output, target); }
 
  private:
   Function function_;
@@ -42,3 +53,9 @@ class FunctionSchedule : public OpSchedule {
 Tensor find_by_tag(const Tensor& output, const std::string& tag);
 
 }  // namespace tessel::ops
+
+// Registers the schedule of operations tagged `tag` on devices of kind `device` (cpu, gpu,
+// accelerator; device_kind_name's spelling) as "<tag>@<device>".
+#define TESSEL_REGISTER_OP_SCHEDULE(tag, device, description, params, factory)                          \
+  static ::tessel::detail::PluginRegistrar<::tessel::ops::OpSchedule> tessel_op_schedule_##tag##_##device( \
+      ::tessel::PluginInfo{"", #tag "@" #device, description, params}, factory)

@@ -1,6 +1,7 @@
 // 2-D pooling and its CPU schedule (ops/pool.h).
 #include "ops/pool.h"
 
+#include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/window_schedule.h"
@@ -74,13 +75,18 @@ Tensor avg_pool2d(const Tensor& data, std::array<int64_t, 2> window, const Conv2
 Schedule schedule_pool2d_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
   Tensor acc = output->tag == "avg_pool2d" ? find_by_tag(output, "pool_sum") : s.cache_write(output);
-  schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], 16), {0, 1}, 1});
+  schedule_window(s, output, acc, WindowConfig{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1}, {1}});
   return s;
 }
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, max_pool2d, "max pooling NCHW on CPU: vectorized row tiles", {},
-                       [](const PluginParams&) { return std::make_unique<FunctionSchedule>(schedule_pool2d_cpu); });
-TESSEL_REGISTER_PLUGIN(OpSchedule, avg_pool2d, "average pooling NCHW on CPU: vectorized row tiles", {},
-                       [](const PluginParams&) { return std::make_unique<FunctionSchedule>(schedule_pool2d_cpu); });
+namespace {
+std::unique_ptr<OpSchedule> make_pool_schedule(const PluginParams&) {
+  return std::make_unique<FunctionSchedule>([](const Tensor& out, const Target&) { return schedule_pool2d_cpu(out); });
+}
+}  // namespace
+
+TESSEL_REGISTER_OP_SCHEDULE(max_pool2d, cpu, "max pooling NCHW on CPU: vectorized row tiles", {}, make_pool_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(avg_pool2d, cpu, "average pooling NCHW on CPU: vectorized row tiles", {},
+                            make_pool_schedule);
 
 }  // namespace tessel::ops

@@ -1,6 +1,7 @@
 // Register-tiled windowed-reduction schedule (ops/window_schedule.h).
 #include "ops/window_schedule.h"
 
+#include "ops/cpu_tiles.h"
 #include "ops/tiling.h"
 #include "support/error.h"
 
@@ -22,58 +23,89 @@ Stage vectorized_pad(Schedule& s, const Tensor& pad) {
   return p;
 }
 
-}  // namespace
+// The output's loops of one register tile, as the accumulator is attached to them.
+struct OutputTiles {
+  IterVar parallel;       // channels × row tiles, fused
+  IterVar column_tiles;   // the loop the accumulator is computed at
+};
 
-void schedule_window_tiles(Schedule& s, const Tensor& out, const Tensor& acc, const WindowTile& tile) {
-  bool blocked = out.ndim() == 5;
-  TESSEL_CHECK(out.ndim() == 4 || blocked, "window output '", out.name(), "' must be 4-D or 5-D");
-  Stage c = s[out];
-  auto [owo, owi] = c.split(c.axis(3), tile.reg_n);
-  IterVar rows = c.fuse(c.axis(1), c.axis(2));  // channels × rows: enough parallel work at any depth
-  c.parallel(rows);
-  Tensor pad = pad_stage_of(s, acc);
-  if (pad.defined() && tile.pad == PadPlacement::PerRow)
-    vectorized_pad(s, pad).compute_at(c, rows);
-  else if (pad.defined())
-    schedule_pad(s, acc, tile.pad);
+OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config) {
+  auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
+  IterVar parallel;
+  if (config.rows == 1) {
+    parallel = c.fuse(c.axis(1), c.axis(2));  // channels × rows: enough parallel work at any depth
+  } else {
+    auto [row_tiles, rows] = c.split(c.axis(2), config.rows);
+    parallel = c.fuse(c.axis(1), row_tiles);
+    c.reorder({column_tiles, rows});
+    c.unroll(rows);
+  }
+  c.parallel(parallel);
   if (blocked) {
-    c.unroll(owi);
+    c.unroll(columns);
     c.vectorize(c.axis(4));
   } else {
-    c.vectorize(owi);
+    c.vectorize(columns);
   }
+  return {parallel, column_tiles};
+}
 
-  Stage cc = s[acc];
-  cc.compute_at(c, owo);
-  auto [cowo, cowi] = cc.split(cc.axis(3), tile.reg_n);
+void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool blocked, const WindowConfig& config) {
+  cc.compute_at(c, at);
   std::vector<IterVar> order;
-  for (int r : tile.reduce_order) order.push_back(cc.reduce_axis(r));
-  order.push_back(cowi);
+  for (int r : config.reduce_order) order.push_back(cc.reduce_axis(r));
+  if (config.rows > 1) {
+    IterVar rows = cc.split(cc.axis(2), config.rows).second;
+    cc.unroll(rows);
+    order.push_back(rows);
+  }
+  IterVar columns = cc.split(cc.axis(3), config.columns).second;
+  order.push_back(columns);
   if (blocked) order.push_back(cc.axis(4));
   cc.reorder(order);  // the reduction outside the register tile, the tile innermost
-  if (tile.unrolled_reduce >= 0) cc.unroll(cc.reduce_axis(tile.unrolled_reduce));
+  for (int r : config.unrolled) cc.unroll(cc.reduce_axis(r));
   if (blocked) {
-    cc.unroll(cowi);
+    cc.unroll(columns);
     cc.vectorize(cc.axis(4));
   } else {
-    cc.vectorize(cowi);
+    cc.vectorize(columns);
   }
+}
+
+}  // namespace
+
+void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config) {
+  bool blocked = out.ndim() == 5;
+  TESSEL_CHECK(out.ndim() == 4 || blocked, "window output '", out.name(), "' must be 4-D or 5-D");
+  if (config.rows < 1 || config.columns < 1)
+    user_error("window schedule of '", out.name(), "': the register tile ", config.rows, "x", config.columns,
+               " must have positive rows and columns");
+  Stage c = s[out];
+  OutputTiles tiles = schedule_output(c, blocked, config);
+  Tensor pad = pad_stage_of(s, acc);
+  if (pad.defined() && config.pad == PadPlacement::PerRow)
+    vectorized_pad(s, pad).compute_at(c, tiles.parallel);
+  else if (pad.defined())
+    schedule_pad(s, acc, config.pad);
+  schedule_accumulator(s[acc], c, tiles.column_tiles, blocked, config);
 }
 
 void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where) {
-  TESSEL_CHECK(where != PadPlacement::PerRow, "schedule_pad cannot place a pad per row; use schedule_window_tiles");
-  if (where == PadPlacement::Root) return schedule_pad_root(s, consumer);
-  Tensor pad = pad_stage_of(s, consumer);
-  if (pad.defined()) s[pad].compute_inline();
-}
-
-void schedule_pad_root(Schedule& s, const Tensor& consumer) {
+  TESSEL_CHECK(where != PadPlacement::PerRow, "schedule_pad cannot place a pad per row; use schedule_window");
   Tensor pad = pad_stage_of(s, consumer);
   if (!pad.defined()) return;
+  if (where == PadPlacement::Inline) return s[pad].compute_inline();
   Stage p = vectorized_pad(s, pad);
   p.parallel(p.axis(1));
 }
 
 int64_t pick_reg_n(int64_t ow, int64_t limit) { return largest_divisor_at_most(ow, limit); }
+
+int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu) {
+  int64_t divisor = pick_reg_n(ow, limit);
+  if (!partial_register_tiles(cpu) || 4 * divisor >= 3 * limit) return divisor;
+  int64_t tiles = (ow + limit - 1) / limit;
+  return (ow + tiles - 1) / tiles;
+}
 
 }  // namespace tessel::ops

@@ -1,43 +1,52 @@
 // The register-tiled schedule shared by the windowed reductions (convolutions, depthwise
-// convolution, pooling): the reduction runs in a local accumulator covering reg_n output columns
-// (× the channel block in blocked layouts), computed at the column tiles of the output, with
-// channel×row pairs spread over the threads. As in TVM's x86 conv2d_NCHWc schedule.
+// convolution, pooling), one function taking a configuration (AutoTVM style): the reduction runs
+// in a local accumulator covering a register tile of rows × columns output points (× the channel
+// block in blocked layouts), computed at the column tiles of the output, with channel × row-tile
+// pairs spread over the threads. As in TVM's x86 conv2d_NCHWc schedule. Each operator's default
+// schedule is this function with its fallback configuration for the target; the tuning templates
+// (search/spaces/window_template.h) map their knobs to the same configuration.
 #pragma once
 #include <vector>
 
 #include "ir/schedule.h"
+#include "target/cpu.h"
 
 namespace tessel::ops {
 
 // Where the "pad" stage of a window op runs. Root: the whole input first. PerRow: the input rows
-// each output row reads, right before that row (they stay in L1). Inline: nowhere, the window
+// each output row tile reads, right before that tile (they stay in L1). Inline: nowhere, the window
 // reads the input through the pad's bounds test, which loop partitioning removes from all but the
 // border tiles; for ops that read each input element a few times only (depthwise), any pad copy
 // costs as much as the op.
 enum class PadPlacement { Root, PerRow, Inline };
 
-struct WindowTile {
-  int64_t reg_n = 1;              // output columns per register tile; must divide OW
-  std::vector<int> reduce_order;  // the accumulator's reduction axes (by index), outermost first
-  int unrolled_reduce = -1;       // index of a reduction axis to unroll (the kernel width), or -1
+struct WindowConfig {
+  int64_t rows = 1;                // output rows per register tile; need not divide OH
+  int64_t columns = 1;             // output columns per register tile; need not divide OW
+  std::vector<int> reduce_order;   // the accumulator's reduction axes (by index), outermost first
+  std::vector<int> unrolled;       // reduction axes (by index) to unroll, e.g. the kernel width
   PadPlacement pad = PadPlacement::Root;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write
 // of out, or the sum stage of an average) and is attached at out's column tiles. A "pad" stage
-// read by acc is placed as tile.pad says.
-void schedule_window_tiles(Schedule& s, const Tensor& out, const Tensor& acc, const WindowTile& tile);
+// read by acc is placed as config.pad says. Columns (4-D) or the channel block (5-D) are
+// vectorized. Throws UserError if a factor is not positive or an axis index is out of range.
+void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config);
 
-// Computes the "pad" stage `consumer` reads, if any, at the root, in parallel over channels (and
-// vectorized over the channel block of blocked layouts).
-void schedule_pad_root(Schedule& s, const Tensor& consumer);
-
-// Places the "pad" stage `consumer` reads, if any, at the root or inline (PerRow needs the output's
-// row loop: schedule_window_tiles places it).
+// Places the "pad" stage `consumer` reads, if any: at the root (in parallel over channels,
+// vectorized over the channel block of blocked layouts) or inline. PerRow needs the output's row
+// loop: schedule_window places it.
 void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where);
 
 // Output columns per register tile for a [.., OW, block] accumulator: a divisor of OW up to
-// `limit` (the accumulators are reg_n vector registers).
+// `limit` (the accumulators are columns × the block's vector registers).
 int64_t pick_reg_n(int64_t ow, int64_t limit);
+
+// Output columns per register tile on `cpu`, at most `limit`: pick_reg_n's divisor, unless partial
+// tiles pay (ops/cpu_tiles.h) and that divisor would leave a quarter of the accumulators unused
+// (OW = 7, 14, 28, 56 under a limit of 6): then as many columns as balance the fewest tiles of at
+// most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4), the last tile partial.
+int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu);
 
 }  // namespace tessel::ops

@@ -1,12 +1,14 @@
 // The tensor expression of a reference workload (datasets/workloads.h) in the layout Tessel's CPU
 // schedules run it in: GEMM on row-major matrices, conv2d and depthwise on blocked NCHWc data
-// with OIHWio kernels. The benchmark, `tessel lower` and the tuner's tasks all build operators
-// through here, so they agree on what "C6" means.
+// with OIHWio kernels, blocked for the target's vector width (ops/conv2d_nchwc.h). The benchmark,
+// `tessel lower` and the tuner's tasks all build operators through here, so they agree on what "C6"
+// means on a target.
 #pragma once
 #include <vector>
 
 #include "datasets/workloads.h"
 #include "ir/tensor.h"
+#include "target/target.h"
 
 namespace tessel::ops {
 
@@ -17,11 +19,12 @@ struct OpInstance {
   std::vector<Tensor> args() const;
 };
 
-OpInstance gemm_instance(const GemmShape& shape);
+// Inputs: A [M, K] and B [K, N]; B packed in panels of gemm_panel_width(N, target).
+OpInstance gemm_instance(const GemmShape& shape, const Target& target);
 // Inputs: data [N, C/ib, H, W, ib] and kernel [OC/ob, C/groups/ib, KH, KW, ib, ob], blocks from
-// choose_conv2d_blocks.
-OpInstance conv2d_instance(const Conv2dShape& shape);
+// choose_conv2d_blocks for the target.
+OpInstance conv2d_instance(const Conv2dShape& shape, const Target& target);
 // Inputs: data [N, C/b, H, W, b] and kernel [C/b, 1, K, K, 1, b], b from choose_depthwise_block.
-OpInstance depthwise_instance(const DepthwiseShape& shape);
+OpInstance depthwise_instance(const DepthwiseShape& shape, const Target& target);
 
 }  // namespace tessel::ops

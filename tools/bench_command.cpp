@@ -10,6 +10,7 @@
 #include "benchmarks/bench_runner.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
+#include "tools/target_option.h"
 #include "tools/tuned_schedule.h"
 
 namespace tessel::tools {
@@ -21,6 +22,7 @@ struct BenchArgs {
   std::string shape;
   std::string workload;
   std::string tuned;  // records database whose best configurations Tessel runs
+  std::string target = "llvm_cpu";
   bool json = false;
   int threads = 2;
   int repeats = 15;
@@ -35,6 +37,7 @@ void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
   cmd->add_option("--tuned", args->tuned,
                   "records database (tessel tune/experiment): run each workload's chosen tuned configuration");
+  add_target_option(cmd, args->target);
 }
 
 bool given(const CLI::App* cmd, const std::string& name) {
@@ -52,7 +55,9 @@ BenchOptions options_from(const BenchArgs& args) {
   if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
   if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
   BenchOptions options;
-  options.threads = args.threads;
+  options.target = resolve_target(args.target, args.threads);
+  options.target.check_runs_here("bench");
+  options.threads = options.target.cpu().threads;  // -threads= in the target string wins
   options.repeats = args.repeats;
   if (!args.tuned.empty()) {
     // Checked here, before anything is measured; open() would create a missing file.
@@ -60,7 +65,9 @@ BenchOptions options_from(const BenchArgs& args) {
       user_error("--tuned ", args.tuned, ": no such records database (write one with tessel tune --db)");
     // Read once: every case of the command looks up its workload in the same records.
     auto choices = std::make_shared<TunedChoices>(TunedChoices::read(args.tuned));
-    options.schedule_for = [choices](const std::string& workload) { return tuned_schedule(*choices, workload); };
+    options.schedule_for = [choices, target = options.target](const std::string& workload) {
+      return tuned_schedule(*choices, workload, target);
+    };
   }
   return options;
 }
@@ -70,7 +77,7 @@ template <typename Case>
 void run_cases(const std::vector<Case>& cases, const BenchArgs& args, char** argv,
                CaseResult (*run_case)(const Case&, const BenchOptions&)) {
   BenchOptions options = options_from(args);
-  reexec_with_benchmark_environment(argv);
+  reexec_with_benchmark_environment(argv, options.target);
   ResultPrinter printer(std::cout, args.json);
   for (const Case& c : cases) printer.print(run_case(c, options));
   printer.finish();

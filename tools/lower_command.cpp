@@ -32,30 +32,30 @@ Shape single_workload(const std::vector<Workload<Shape>>& found, const std::stri
   return found[0].shape;
 }
 
-ops::OpInstance instance_for(const LowerArgs& a) {
+ops::OpInstance instance_for(const LowerArgs& a, const Target& target) {
   bool by_shape = !a.shape.empty(), by_name = !a.workload.empty();
   if (by_shape && by_name) user_error("give either --shape or --workload, not both");
   if (a.op == "gemm") {
     if (by_name) user_error("gemm takes --n N or --shape M,N,K, not --workload");
-    if (by_shape) return ops::gemm_instance(parse_gemm_shape(a.shape));
+    if (by_shape) return ops::gemm_instance(parse_gemm_shape(a.shape), target);
     if (a.n == 0) user_error("lower gemm needs --n N or --shape M,N,K");
-    return ops::gemm_instance(square_gemm(a.n));
+    return ops::gemm_instance(square_gemm(a.n), target);
   }
   if (a.op == "conv2d") {
-    if (by_shape) return ops::conv2d_instance(parse_conv2d_shape(a.shape));
+    if (by_shape) return ops::conv2d_instance(parse_conv2d_shape(a.shape), target);
     if (!by_name) user_error("lower conv2d needs --workload C1..C12 or --shape N,C,H,W,OC,K,S,P");
-    return ops::conv2d_instance(single_workload(find_conv2d_workloads(a.workload), a.workload));
+    return ops::conv2d_instance(single_workload(find_conv2d_workloads(a.workload), a.workload), target);
   }
   if (a.op == "depthwise") {
-    if (by_shape) return ops::depthwise_instance(parse_depthwise_shape(a.shape));
+    if (by_shape) return ops::depthwise_instance(parse_depthwise_shape(a.shape), target);
     if (!by_name) user_error("lower depthwise needs --workload D1..D9 or --shape N,C,H,W,K,S,P");
-    return ops::depthwise_instance(single_workload(find_depthwise_workloads(a.workload), a.workload));
+    return ops::depthwise_instance(single_workload(find_depthwise_workloads(a.workload), a.workload), target);
   }
   user_error("unknown operator '", a.op, "'; valid: gemm, conv2d, depthwise");
 }
 
-Schedule schedule_for(const ops::OpInstance& op, const std::string& which) {
-  if (which == "default") return ops::default_schedule(op.output);
+Schedule schedule_for(const ops::OpInstance& op, const std::string& which, const Target& target) {
+  if (which == "default") return ops::default_schedule(op.output, target);
   if (which == "naive") return create_schedule({op.output});
   user_error("unknown schedule '", which, "'; valid: default, naive");
 }
@@ -102,8 +102,8 @@ void print_lowered(const LowerArgs& args) {
   LoweringPipeline pipeline = lowering_pipeline(target, options.extra_passes);
   if (args.print_pipeline) std::cout << "// the " << pipeline.name() << " lowering pipeline\n" << pipeline.describe() << "\n";
   options.after_each_pass = ir_printer(args, pipeline);
-  ops::OpInstance op = instance_for(args);
-  LoweredFunc func = lower(schedule_for(op, args.schedule), op.args(), args.op, target, options);
+  ops::OpInstance op = instance_for(args, target);
+  LoweredFunc func = lower(schedule_for(op, args.schedule, target), op.args(), args.op, target, options);
   std::cout << emitted(func, args.emit, target);
 }
 

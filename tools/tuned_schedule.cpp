@@ -31,7 +31,7 @@ std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const 
   if (tuned != expected)
     user_error("the tuned schedule of ", task.workload().name, " takes arguments ", tuned, " but the benchmark's ",
                "operator takes ", expected, "; the template changed since the database was written: tune again");
-  return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op());
+  return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op(), task.target());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "benchmarks/baselines/environment_variable.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -67,6 +68,29 @@ bool limit_openmp_spin_wait() {
   if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY")) return false;
   setenv("GOMP_SPINCOUNT", "1000", 1);
   return true;
+}
+
+bool set_onednn_max_isa_for(const Target& target) {
+  CpuIsa isa = target.cpu().isa;
+  const char* cap = isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? "AVX2" : "SSE41";
+  bool changed = set_environment_variable("ONEDNN_MAX_CPU_ISA", cap);
+  changed |= set_environment_variable("DNNL_MAX_CPU_ISA", nullptr);
+  return changed;
+}
+
+std::string onednn_isa_name() {
+  using dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case cpu_isa::sse41: return "sse41";
+    case cpu_isa::avx: return "avx";
+    case cpu_isa::avx2: return "avx2";
+    case cpu_isa::avx2_vnni: return "avx2_vnni";
+    case cpu_isa::avx512_core: return "avx512_core";
+    case cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+    case cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+    case cpu_isa::avx512_core_amx: return "avx512_core_amx";
+    default: return "other";
+  }
 }
 
 void set_onednn_threads(int threads) {

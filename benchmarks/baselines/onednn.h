@@ -5,8 +5,11 @@
 //
 // Debian's oneDNN runs on OpenMP (libgomp); its thread count is set with omp_set_num_threads.
 #pragma once
+#include <string>
+
 #include "benchmarks/baselines/prepared_kernel.h"
 #include "datasets/workloads.h"
+#include "target/target.h"
 
 namespace tessel {
 
@@ -23,6 +26,16 @@ PreparedKernel prepare_onednn_depthwise(const DepthwiseShape& shape, const float
 // layers. Consecutive oneDNN calls still find the threads spinning. True if the environment
 // changed; libgomp reads it when it loads (see benchmarks/bench_environment.h).
 bool limit_openmp_spin_wait();
+
+// Holds oneDNN to the target's ISA: ONEDNN_MAX_CPU_ISA set to the target's ISA (SSE41, AVX2) when
+// it is below the host's, else unset (DNNL_MAX_CPU_ISA, its older name, unset either way). True if
+// the environment changed; oneDNN reads it before its first primitive (see
+// benchmarks/bench_environment.h).
+bool set_onednn_max_isa_for(const Target& target);
+
+// The instruction set oneDNN's kernels use in this process (dnnl::get_effective_cpu_isa), e.g.
+// "avx2", "avx512_core".
+std::string onednn_isa_name();
 
 // Sets the thread count of oneDNN's OpenMP runtime for the calling thread.
 void set_onednn_threads(int threads);

@@ -1,4 +1,4 @@
-// The OpenBLAS GEMM baseline and the environment settings it reads when it loads.
+// The OpenBLAS GEMM baseline and the presets that hold it to the benchmark's target (openblas.h).
 #include "benchmarks/baselines/openblas.h"
 
 #include <cblas.h>
@@ -8,11 +8,11 @@
 #include <memory>
 #include <vector>
 
+#include "benchmarks/baselines/environment_variable.h"
+
 namespace tessel {
 
 namespace {
-
-const char* const kPresetVariables[] = {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"};
 
 struct GemmBuffers {
   std::vector<float> a, b, c;
@@ -36,14 +36,12 @@ PreparedKernel prepare_openblas_gemm(const GemmShape& shape, const float* a, con
 
 std::string openblas_corename() { return openblas_get_corename(); }
 
-bool clear_openblas_presets() {
-  bool any_set = false;
-  for (const char* name : kPresetVariables) {
-    if (!std::getenv(name)) continue;
-    unsetenv(name);
-    any_set = true;
-  }
-  return any_set;
+bool set_openblas_presets_for(const Target& target) {
+  CpuIsa isa = target.cpu().isa;
+  const char* core = isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? "Haswell" : "Nehalem";
+  bool changed = set_environment_variable("OPENBLAS_CORETYPE", core);
+  changed |= set_environment_variable("OPENBLAS_L2_SIZE", nullptr);
+  return changed;
 }
 
 bool stop_openblas_idle_spinning() {

@@ -8,17 +8,17 @@ namespace tessel::ops {
 
 namespace {
 std::unique_ptr<OpSchedule> simple_schedule(const PluginParams&) {
-  return std::make_unique<FunctionSchedule>(schedule_simple_cpu);
+  return std::make_unique<FunctionSchedule>([](const Tensor& output, const Target&) { return schedule_simple_cpu(output); });
 }
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(OpSchedule, batch_matmul, "batched matrix product on CPU: parallel over batch and rows", {},
-                       simple_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, reduce, "reductions on CPU: parallel over the kept dimensions", {}, simple_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, softmax,
-                       "softmax on CPU: each stage parallel over rows, element-wise ones vectorized", {},
-                       simple_schedule);
-TESSEL_REGISTER_PLUGIN(OpSchedule, gather, "gathers on CPU: parallel over rows, not vectorized (indices are data)", {},
-                       simple_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(batch_matmul, cpu, "batched matrix product on CPU: parallel over batch and rows", {},
+                            simple_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(reduce, cpu, "reductions on CPU: parallel over the kept dimensions", {}, simple_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(softmax, cpu,
+                            "softmax on CPU: each stage parallel over rows, element-wise ones vectorized", {},
+                            simple_schedule);
+TESSEL_REGISTER_OP_SCHEDULE(gather, cpu, "gathers on CPU: parallel over rows, not vectorized (indices are data)", {},
+                            simple_schedule);
 
 }  // namespace tessel::ops

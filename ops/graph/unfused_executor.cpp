@@ -55,7 +55,7 @@ BuiltKernel build_kernel(const KernelRequest& r, const Target& target) {
     args.push_back(e.inputs[slot]);
   }
   args.push_back(out);
-  LoweredFunc func = lower(default_schedule(out), args, r.name);
+  LoweredFunc func = lower(default_schedule(out, target), args, r.name);
   built.function = create_backend(target)->compile(func);
   return built;
 }

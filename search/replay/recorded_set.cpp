@@ -61,6 +61,10 @@ RecordedWorkload parse_workload(const nlohmann::json& j) {
   RecordedWorkload w;
   w.workload = j.at("workload").get<std::string>();
   w.space = j.at("space").get<std::string>();
+  if (!j.contains("target") || !j.at("target").is_string())
+    user_error(w.workload, " (space ", w.space, ") has no \"target\": a set records the target its measurements ",
+               "were made for, e.g. \"target\": \"llvm_cpu -isa=avx512\"; add the one it was recorded on");
+  w.target = j.at("target").get<std::string>();
   w.knobs = j.at("knobs");
   w.baseline_name = j.at("baseline").at("name").get<std::string>();
   w.baseline_us = j.at("baseline").at("median_us").get<double>();
@@ -78,6 +82,7 @@ nlohmann::ordered_json workload_json(const RecordedWorkload& w) {
   for (uint64_t i = 0; i < w.results.size(); ++i) trials.push_back(result_row(i, w.results[i]));
   return {{"workload", w.workload},
           {"space", w.space},
+          {"target", w.target},
           {"space_size", w.results.size()},
           {"knobs", w.knobs},
           {"baseline", {{"name", w.baseline_name}, {"median_us", w.baseline_us}}},

@@ -9,7 +9,9 @@
 // whose space (knob names and choices) differs from the recorded one.
 //
 // Each workload also keeps the vendor baseline measured when it was recorded, so a replayed
-// experiment reports the baseline of the same machine and moment as its measurements.
+// experiment reports the baseline of the same machine and moment as its measurements, and the
+// target it was recorded for ("llvm_cpu -isa=avx512"): a template's space depends on the target,
+// so replay builds the task's template for the set's target, whatever machine replays it.
 //
 //   RecordedSet set = RecordedSet::load(resolve_recorded_set("small_cpu"));
 //   const RecordedWorkload& w = set.workload("gemm:256", "template");
@@ -27,6 +29,7 @@ namespace tessel::search {
 
 struct RecordedWorkload {
   std::string workload, space;
+  std::string target;                     // Target::key() of what was measured, e.g. "llvm_cpu -isa=avx512"
   nlohmann::json knobs;                   // [{"name", "choices"}...]: the space it was recorded in
   std::string baseline_name;              // "openblas", "onednn"
   double baseline_us = 0;

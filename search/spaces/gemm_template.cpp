@@ -1,41 +1,39 @@
 // The GEMM schedule template (search/spaces/gemm_template.h).
 #include "search/spaces/gemm_template.h"
 
-#include <tuple>
-
+#include "ops/cpu_tiles.h"
 #include "ops/gemm.h"
 #include "ops/op_schedule.h"
-#include "ops/tiling.h"
+#include "ops/workload_ops.h"
+#include "search/spaces/tile_choices.h"
 
 namespace tessel::search {
 
 namespace {
 
-constexpr int64_t kMaxRegisterRows = 16;
 constexpr int64_t kMaxUnrolledK = 16;
-// The outer loops, in the positions the "order" knob permutes.
-enum OuterLoop { kRowsOuter = 0, kRowsMiddle = 1, kPanels = 2 };
 
-std::vector<nlohmann::json> panel_widths(int64_t n, int64_t default_width) {
+// Panel widths from half a vector to four vectors, those dividing N and the default.
+std::vector<nlohmann::json> panel_widths(int64_t n, int64_t lanes, int64_t default_width) {
   std::vector<nlohmann::json> widths;
-  for (int64_t w : {8, 16, 32, 48, 64})
-    if (n % w == 0 || w == default_width) widths.emplace_back(w);
+  for (int64_t w : {lanes / 2, lanes, 2 * lanes, 3 * lanes, 4 * lanes})
+    if (w > 0 && (n % w == 0 || w == default_width)) widths.emplace_back(w);
   return widths;
 }
 
 class GemmTemplate : public ScheduleTemplate {
  public:
-  explicit GemmTemplate(const GemmShape& shape)
-      : shape_(shape),
-        a_(placeholder({shape.m, shape.k}, DataType::float32(), "A")),
-        b_(placeholder({shape.k, shape.n}, DataType::float32(), "B")) {
-    default_panel_ = ops::first_divisor(shape.n, {32, 64, 16, 48, 8}, 16);
-    space_.add(categorical_knob("panel", panel_widths(shape.n, default_panel_)));
-    space_.add(split_knob("tile_m", shape.m, 3, kMaxRegisterRows));
+  GemmTemplate(const GemmShape& shape, const Target& target)
+      : shape_(shape), target_(target), default_(ops::gemm_instance(shape, target)) {
+    const CpuDescription& cpu = target.cpu();
+    int64_t default_panel = ops::gemm_panel_width(shape.n, target);
+    space_.add(categorical_knob("panel", panel_widths(shape.n, ops::float_lanes(cpu), default_panel)));
+    int64_t default_rows = ops::gemm_fallback_config(default_.output, target).rows;
+    space_.add(tile_split_knob("tile_m", shape.m, 3, max_register_tile(cpu, default_rows), cpu));
     space_.add(split_knob("tile_k", shape.k, 2, kMaxUnrolledK));
-    space_.add(reorder_knob("order", {{kPanels, kRowsOuter, kRowsMiddle},
-                                      {kRowsOuter, kPanels, kRowsMiddle},
-                                      {kRowsOuter, kRowsMiddle, kPanels}}));
+    space_.add(reorder_knob("order", {{ops::kGemmPanels, ops::kGemmRowsOuter, ops::kGemmRowsMiddle},
+                                      {ops::kGemmRowsOuter, ops::kGemmPanels, ops::kGemmRowsMiddle},
+                                      {ops::kGemmRowsOuter, ops::kGemmRowsMiddle, ops::kGemmPanels}}));
     space_.add(categorical_knob("parallel", {"outer", "fuse2"}));
     space_.add(annotate_knob("unroll_k", {ForKind::Unrolled, ForKind::Serial}));
   }
@@ -43,77 +41,47 @@ class GemmTemplate : public ScheduleTemplate {
   const ConfigSpace& space() const override { return space_; }
 
   Config default_config() const override {
-    int64_t rows = ops::largest_divisor_at_most(shape_.m, 8);
-    int64_t k_unroll = ops::largest_divisor_at_most(shape_.k, 4);
-    return space_.from_json({{"panel", default_panel_},
-                             {"tile_m", {shape_.m / rows, 1, rows}},
-                             {"tile_k", {shape_.k / k_unroll, k_unroll}},
-                             {"order", {kPanels, kRowsOuter, kRowsMiddle}},
-                             {"parallel", "outer"},
-                             {"unroll_k", "unroll"}});
+    ops::GemmConfig fallback = ops::gemm_fallback_config(default_.output, target_);
+    int64_t tile = fallback.rows_middle * fallback.rows;
+    return space_.from_json({{"panel", fallback.panel},
+                             {"tile_m", {(shape_.m + tile - 1) / tile, fallback.rows_middle, fallback.rows}},
+                             {"tile_k", {shape_.k / fallback.k_unroll, fallback.k_unroll}},
+                             {"order", fallback.order},
+                             {"parallel", fallback.parallel_fused ? "fuse2" : "outer"},
+                             {"unroll_k", fallback.unroll_k ? "unroll" : "none"}});
   }
 
   Program default_program() const override {
-    Tensor c = ops::gemm(a_, b_);
-    return {{a_, b_}, c, ops::default_schedule(c)};
+    return {default_.inputs, default_.output, ops::default_schedule(default_.output, target_)};
   }
 
   Program instantiate(const Config& config) const override {
-    Tensor c = ops::gemm(a_, b_, config.get_int("panel"));
-    Schedule s = create_schedule({c});
-    Tensor acc = s.cache_write(c);
-    IterVar innermost_outer = schedule_output(s[c], config);
-    schedule_accumulator(s[acc], s[c], innermost_outer, config);
-    Stage pack = s[ops::find_by_tag(c, "pack")];
-    pack.parallel(pack.axis(0));
-    pack.vectorize(pack.axis(2));
-    return {{a_, b_}, c, s};
+    ops::GemmConfig gemm;
+    gemm.panel = config.get_int("panel");
+    std::vector<int64_t> m = config.split("tile_m");
+    gemm.rows_middle = m[1];
+    gemm.rows = m[2];
+    gemm.k_unroll = config.split("tile_k")[1];
+    std::vector<int> order = config.order("order");
+    std::copy(order.begin(), order.end(), gemm.order.begin());
+    gemm.parallel_fused = config.get_string("parallel") == "fuse2";
+    gemm.unroll_k = config.annotation("unroll_k") == ForKind::Unrolled;
+    const std::vector<Tensor>& inputs = default_.inputs;
+    Tensor c = ops::gemm(inputs[0], inputs[1], gemm.panel);
+    return {inputs, c, ops::schedule_gemm(c, gemm)};
   }
 
  private:
-  // Tiles the output into register tiles; returns the loop the accumulator is computed at. A
-  // middle row factor of 1 makes no loop, so the default configuration is exactly ops' schedule.
-  IterVar schedule_output(Stage c, const Config& config) const {
-    std::vector<int64_t> m = config.split("tile_m");
-    auto [rows_outer, rows_rest] = c.split(c.axis(0), m[1] * m[2]);
-    IterVar rows_middle, rows_inner = rows_rest;
-    if (m[1] > 1) std::tie(rows_middle, rows_inner) = c.split(rows_rest, m[2]);
-    auto [panels, columns] = c.split(c.axis(1), config.get_int("panel"));
-    std::vector<IterVar> outer = {rows_outer, rows_middle, panels}, order;
-    for (int position : config.order("order"))
-      if (outer[position].defined()) order.push_back(outer[position]);
-    std::vector<IterVar> nest = order;
-    nest.insert(nest.end(), {rows_inner, columns});
-    c.reorder(nest);
-    if (config.get_string("parallel") == "fuse2") {
-      order[1] = c.fuse(order[0], order[1]);
-      order.erase(order.begin());
-    }
-    c.parallel(order.front());
-    c.unroll(rows_inner);
-    c.vectorize(columns);
-    return order.back();
-  }
-
-  void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, const Config& config) const {
-    cc.compute_at(c, at);
-    auto [ko, ki] = cc.split(cc.reduce_axis(0), config.split("tile_k")[1]);
-    cc.reorder({ko, ki, cc.axis(0), cc.axis(1)});
-    if (config.annotation("unroll_k") == ForKind::Unrolled) cc.unroll(ki);
-    cc.unroll(cc.axis(0));
-    cc.vectorize(cc.axis(1));
-  }
-
   GemmShape shape_;
-  Tensor a_, b_;
-  int64_t default_panel_;
+  Target target_;
+  ops::OpInstance default_;  // the inputs, and the output with the default panel width
   ConfigSpace space_;
 };
 
 }  // namespace
 
 std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape, const Target& target) {
-  return std::make_shared<GemmTemplate>(shape);
+  return std::make_shared<GemmTemplate>(shape, target);
 }
 
 }  // namespace tessel::search

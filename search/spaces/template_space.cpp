@@ -22,6 +22,8 @@ std::map<std::string, TemplateFactory>& templates() {
 class TemplateSpace : public ScheduleSpace {
  public:
   std::shared_ptr<const SpaceTemplate> make_template(const WorkloadSpec& workload, const Target& target) const override {
+    if (!target.is_cpu())
+      user_error("the template space has CPU templates only; target '", target.key(), "' is not a CPU");
     const TemplateFactory* make = operator_template(workload.op());
     if (!make)
       user_error("the template space has no template for operator '", workload.op(), "' (workload ", workload.name,

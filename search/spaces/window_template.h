@@ -1,18 +1,22 @@
 // The schedule templates of the blocked-layout window reductions, conv2d NCHWc and depthwise
-// NCHWc: ops/window_schedule.h's register-tiled schedule with its choices opened up.
+// NCHWc: the knobs of ops/window_schedule.h's register-tiled schedule (ops::WindowConfig), their
+// choices derived from the shape and the target.
 //
-// The output [N, C/b, OH, OW, b] is tiled into register tiles of rows × columns × the channel
-// block; the accumulator runs the reduction outside the tile. Knobs: the output-row split
-// [outer, tile rows], the output-column split [outer, tile columns], the order of the reduction
+// The output [N, C/b, OH, OW, b] (b: the channel block the target's vector width gives) is tiled
+// into register tiles of rows × columns × the channel block; the accumulator runs the reduction
+// outside the tile. Knobs: the output-row split [outer, tile rows], the output-column split
+// [outer, tile columns] (tile columns bounded by the register file), the order of the reduction
 // axes (among candidates that keep the channel block innermost-friendly), and whether the kernel
 // width and height loops are unrolled. Channels × outer rows run in parallel; the padding stage
-// runs where the ops/ default puts it (conv2d: at the root; depthwise: inline). The default
-// configuration is the ops/ default schedule's.
+// runs where the ops/ default puts it (conv2d: at the root; depthwise: inline). Each configuration
+// maps to a WindowConfig run by the operator's ops/ schedule; the default configuration is the
+// target's fallback, so it lowers to the ops/ default schedule.
 #pragma once
 #include <memory>
 
 #include "datasets/workloads.h"
 #include "search/spaces/schedule_template.h"
+#include "target/target.h"
 
 namespace tessel::search {
 

@@ -20,11 +20,14 @@ using namespace tessel::search;
 
 namespace {
 
+// Replay runs no code, so the tiny GEMM's task is built for AVX-512 on any host: its space (144
+// configurations) is the one these tests were written for.
+Task tiny_gemm_task() { return Task::create(test::kTinyGemm, "template", nullptr, Target::parse("llvm_cpu -isa=avx512")); }
+
 // A whole-space recording of `task` with made-up timings: every 7th configuration fails.
 RecordedWorkload synthetic(const Task& task) {
-  RecordedWorkload w{task.workload().name, task.space_name(),
-                     RecordedWorkload::describe_space(task.knob_space("a synthetic set")),
-                     "openblas", 1.5, {{"note", "synthetic"}}, {}};
+  RecordedWorkload w{task.workload().name, task.space_name(), task.target().key(),
+                     RecordedWorkload::describe_space(task.knob_space("a synthetic set")), "openblas", 1.5, {{"note", "synthetic"}}, {}};
   for (uint64_t i = 0; i < task.space().size(); ++i) {
     MeasureResult r;
     r.status = i % 7 == 3 ? TrialStatus::Crash : TrialStatus::Ok;
@@ -66,7 +69,7 @@ std::set<uint64_t> configs_of(const RecordsDb& db, int64_t seed) {
 
 TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]") {
   test::ScratchDir dir;
-  Task task = Task::create(test::kTinyGemm, "template");
+  Task task = tiny_gemm_task();
   save_synthetic_set(task, dir.file("set.json"));
   RecordedSet loaded = RecordedSet::load(dir.file("set.json"));
   const RecordedWorkload& w = loaded.workload(test::kTinyGemm, "template");
@@ -79,30 +82,37 @@ TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]"
   }
   CHECK(w.baseline_name == "openblas");
   CHECK(w.baseline_us == 1.5);
+  CHECK(w.target == task.target().key());
   CHECK_THROWS_WITH(loaded.workload("C6", "template"), Catch::Contains("it records: gemm:4,8,2"));
 }
 
 TEST_CASE("an incomplete, duplicated or foreign set is refused", "[experiments][replay]") {
   test::ScratchDir dir;
-  Task task = Task::create(test::kTinyGemm, "template");
+  Task task = tiny_gemm_task();
   save_synthetic_set(task, dir.file("set.json"));
   nlohmann::json j = nlohmann::json::parse(std::ifstream(dir.file("set.json")));
-  nlohmann::json missing = j, twice = j;
+  nlohmann::json missing = j, twice = j, untargeted = j;
   missing["workloads"][0]["trials"].erase(5);
   twice["workloads"][0]["trials"][5] = twice["workloads"][0]["trials"][6];
+  untargeted["workloads"][0].erase("target");
   write_text(dir.file("missing.json"), missing.dump());
   write_text(dir.file("twice.json"), twice.dump());
+  write_text(dir.file("untargeted.json"), untargeted.dump());
   write_text(dir.file("foreign.json"), "{\"hello\": 1}");
   write_text(dir.file("broken.json"), "{\"format\": \"tessel-recorded-set\", ");
-  CHECK_THROWS_WITH(RecordedSet::load(dir.file("missing.json")), Catch::Contains("configuration 5 of 144 is missing"));
+  CHECK_THROWS_WITH(RecordedSet::load(dir.file("missing.json")),
+                    Catch::Contains("configuration 5 of " + std::to_string(task.space().size()) + " is missing"));
   CHECK_THROWS_WITH(RecordedSet::load(dir.file("twice.json")), Catch::Contains("recorded twice"));
+  CHECK_THROWS_WITH(RecordedSet::load(dir.file("untargeted.json")),
+                    Catch::Contains("gemm:4,8,2") && Catch::Contains("has no \"target\"") &&
+                        Catch::Contains("llvm_cpu -isa=avx512"));
   CHECK_THROWS_WITH(RecordedSet::load(dir.file("foreign.json")), Catch::Contains("not a Tessel recorded set"));
   CHECK_THROWS_AS(RecordedSet::load(dir.file("broken.json")), UserError);
   CHECK_THROWS_WITH(resolve_recorded_set("no_such_set_anywhere"), Catch::Contains("datasets/recorded"));
 }
 
 TEST_CASE("replay answers what was recorded and refuses another space", "[experiments][replay]") {
-  Task task = Task::create(test::kTinyGemm, "template");
+  Task task = tiny_gemm_task();
   RecordedWorkload w = synthetic(task);
   ReplayMeasurer replay(task, w, "synthetic");
   CHECK(replay.name() == "replay:synthetic");
@@ -115,7 +125,7 @@ TEST_CASE("replay answers what was recorded and refuses another space", "[experi
 }
 
 TEST_CASE("a tuning run in replay is exact and repeatable", "[experiments][replay]") {
-  Task task = Task::create(test::kTinyGemm, "template");
+  Task task = tiny_gemm_task();
   RecordedWorkload w = synthetic(task);
   ReplayMeasurer replay(task, w, "synthetic");
   auto run = [&](int64_t seed) {
@@ -139,7 +149,7 @@ TEST_CASE("a tuning run in replay is exact and repeatable", "[experiments][repla
 
 TEST_CASE("runs sharing a database are independent of each other", "[experiments][replay]") {
   test::ScratchDir dir;
-  Task task = Task::create(test::kTinyGemm, "template");
+  Task task = tiny_gemm_task();
   RecordedWorkload w = synthetic(task);
   ReplayMeasurer replay(task, w, "synthetic");
   RecordsDb db = RecordsDb::open(dir.file("runs.db"));

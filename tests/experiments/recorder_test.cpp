@@ -1,5 +1,5 @@
 // Recording a set (experiments/recorder.h) on this machine: a tiny depthwise layer's whole space
-// (72 configurations, a few seconds) is measured into a new set, the set loads and replays what
+// (72 configurations on AVX-512, 128 on AVX2; a few seconds) is measured into a new set, the set loads and replays what
 // the records database holds, a second recording resumes without measuring anything, and a
 // foreign file is refused rather than overwritten.
 #include <catch2/catch.hpp>
@@ -40,6 +40,7 @@ TEST_CASE("a recording measures the whole space, resumes, and replays it", "[exp
   search::RecordedSet set = search::RecordedSet::load(dir.file("set.json"));
   const search::RecordedWorkload& loaded = set.workload(kTinyDepthwise, "template");
   CHECK(loaded.baseline_name == "fixed");
+  CHECK(loaded.target == Target::host().key());
   CHECK(loaded.provenance.contains("cpu"));
   search::ReplayMeasurer replay(task, loaded, "set");
   CHECK(replay.measure({search::Candidate::from_index(5)})[0].timing.median_us == w.results[5].timing.median_us);

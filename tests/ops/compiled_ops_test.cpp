@@ -1,5 +1,7 @@
-// Every operator compiled with its default CPU schedule by the llvm_cpu back end, on small and odd
-// shapes, against the reference interpreter; and the schedule plugins' registration and errors.
+// Every operator compiled with its default CPU schedule by the llvm_cpu back end, for every CPU
+// target this machine runs (the schedules and blocked layouts derive from the target), on small
+// and odd shapes, against the reference interpreter; and the schedule plugins' registration and
+// errors.
 #include <cmath>
 #include <cstring>
 
@@ -22,9 +24,10 @@ using namespace tessel::ops;
 
 namespace {
 
-// Compiles `output` with its default schedule, runs it on random inputs with two threads, and
-// compares with the interpreter. The output starts as NaN, so an element never written fails.
-void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs,
+// Compiles `output` with its default schedule for `target`, runs it on random inputs with two
+// threads, and compares with the interpreter. The output starts as NaN, so an element never
+// written fails.
+void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs, const Target& target = Target::host(),
                     const nlohmann::json& schedule_params = nullptr) {
   set_num_threads(2);
   test::Inputs values;
@@ -41,8 +44,9 @@ void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs,
   kernel_args.push_back(output);
   std::vector<NDArray*> arrays;
   for (NDArray& a : args) arrays.push_back(&a);
-  build(default_schedule(output, schedule_params), kernel_args, output.name())->run(arrays);
-  INFO("operator " << output.name() << " " << shape_str(output.shape()) << " " << schedule_params.dump());
+  build(default_schedule(output, target, schedule_params), kernel_args, output.name(), target)->run(arrays);
+  INFO("operator " << output.name() << " " << shape_str(output.shape()) << " " << schedule_params.dump() << " for "
+                   << target.key());
   CHECK(max_abs_diff(expected, result) <= 1e-4);
 }
 
@@ -70,32 +74,36 @@ TEST_CASE("compiled gemm and dense match the interpreter", "[ops][compiled]") {
   struct Case {
     int64_t m, n, k, bn;
   };
-  for (Case c : {Case{8, 32, 16, 0}, Case{5, 37, 11, 16}, Case{13, 64, 9, 0}, Case{16, 48, 33, 32}}) {
-    Tensor a = input({c.m, c.k}, "A"), b = input({c.k, c.n}, "B"), w = input({c.n, c.k}, "W");
-    check_compiled(gemm(a, b, c.bn), {a, b});
-    check_compiled(dense(a, w, c.bn), {a, w});
-  }
+  for (const Target& target : test::runnable_cpu_targets())
+    for (Case c : {Case{8, 32, 16, 0}, Case{5, 37, 11, 16}, Case{13, 64, 9, 0}, Case{16, 48, 33, 32}}) {
+      Tensor a = input({c.m, c.k}, "A"), b = input({c.k, c.n}, "B"), w = input({c.n, c.k}, "W");
+      int64_t bn = c.bn > 0 ? c.bn : gemm_panel_width(c.n, target);
+      check_compiled(gemm(a, b, bn), {a, b}, target);
+      check_compiled(dense(a, w, bn), {a, w}, target);
+    }
 }
 
 TEST_CASE("compiled conv2d in NCHW and NCHWc matches the interpreter", "[ops][compiled]") {
-  for (const Conv& c : kConvs) {
-    Tensor x = input(c.data, "x"), w = input(c.kernel, "w");
-    check_compiled(conv2d_nchw(x, w, c.p), {x, w});
-    Conv2dBlocks b = choose_conv2d_blocks(c.data[1], c.kernel[0], c.p.groups);
-    Tensor xb = input(nchw_to_nchwc(x, b.ib).shape(), "xb"), wb = input(oihw_to_oihwio(w, b.ib, b.ob).shape(), "wb");
-    check_compiled(conv2d_nchwc(xb, wb, c.p), {xb, wb});
-  }
+  for (const Target& target : test::runnable_cpu_targets())
+    for (const Conv& c : kConvs) {
+      Tensor x = input(c.data, "x"), w = input(c.kernel, "w");
+      check_compiled(conv2d_nchw(x, w, c.p), {x, w}, target);
+      Conv2dBlocks b = choose_conv2d_blocks(c.data[1], c.kernel[0], c.p.groups, target);
+      Tensor xb = input(nchw_to_nchwc(x, b.ib).shape(), "xb"), wb = input(oihw_to_oihwio(w, b.ib, b.ob).shape(), "wb");
+      check_compiled(conv2d_nchwc(xb, wb, c.p), {xb, wb}, target);
+    }
 }
 
 TEST_CASE("compiled depthwise conv2d matches the interpreter", "[ops][compiled]") {
-  for (const Conv& c : kConvs) {
-    int64_t channels = c.data[1];
-    Tensor x = input(c.data, "x"), w = input({channels, 1, c.kernel[2], c.kernel[3]}, "w");
-    check_compiled(depthwise_conv2d_nchw(x, w, c.p), {x, w});
-    int64_t block = choose_depthwise_block(channels);
-    Tensor xb = input(nchw_to_nchwc(x, block).shape(), "xb"), wb = input(oihw_to_oihwio(w, 1, block).shape(), "wb");
-    check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb});
-  }
+  for (const Target& target : test::runnable_cpu_targets())
+    for (const Conv& c : kConvs) {
+      int64_t channels = c.data[1];
+      Tensor x = input(c.data, "x"), w = input({channels, 1, c.kernel[2], c.kernel[3]}, "w");
+      check_compiled(depthwise_conv2d_nchw(x, w, c.p), {x, w}, target);
+      int64_t block = choose_depthwise_block(channels, target);
+      Tensor xb = input(nchw_to_nchwc(x, block).shape(), "xb"), wb = input(oihw_to_oihwio(w, 1, block).shape(), "wb");
+      check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb}, target);
+    }
 }
 
 TEST_CASE("padding computed at the root, per output row or inline gives the same result", "[ops][compiled]") {
@@ -103,9 +111,9 @@ TEST_CASE("padding computed at the root, per output row or inline gives the same
     Tensor xb = input({1, 1, c.data[2], c.data[3], 16}, "xb");
     Tensor wb = input({1, 1, c.kernel[2], c.kernel[3], 1, 16}, "wb");
     for (const char* where : {"root", "row", "inline"})
-      check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb}, {{"pad", where}});
+      check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb}, Target::host(), {{"pad", where}});
     Tensor kb = input({2, 1, c.kernel[2], c.kernel[3], 16, 16}, "kb");
-    check_compiled(conv2d_nchwc(xb, kb, c.p), {xb, kb}, {{"pad_per_row", true}});
+    check_compiled(conv2d_nchwc(xb, kb, c.p), {xb, kb}, Target::host(), {{"pad_per_row", true}});
   }
 }
 
@@ -128,24 +136,36 @@ TEST_CASE("compiled element-wise ops and layout transforms match the interpreter
   check_compiled(oihw_to_oihwio(w, 4, 8), {w});
 }
 
-TEST_CASE("every operator's default schedule is a registered plugin", "[ops][plugins]") {
+TEST_CASE("every operator's default schedule is a registered plugin for CPUs", "[ops][plugins]") {
   std::vector<std::string> names = Registry<OpSchedule>::instance().names();
   for (const char* op : {"gemm", "dense", "conv2d_nchw", "conv2d_nchwc", "depthwise_conv2d_nchw",
-                         "depthwise_conv2d_nchwc", "max_pool2d", "avg_pool2d", "injective"})
-    CHECK(std::find(names.begin(), names.end(), op) != names.end());
+                         "depthwise_conv2d_nchwc", "max_pool2d", "avg_pool2d", "injective"}) {
+    std::string name = op_schedule_name(op, DeviceKind::CPU);
+    CHECK(name == std::string(op) + "@cpu");
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+  }
+  Target host = Target::host();
   Tensor a = input({4, 4}, "A");
   Tensor odd = compute({4}, [&](Var i) { return a(i, i); }, "diag", "no_such_op");
-  CHECK_THROWS_WITH(default_schedule(odd), Catch::Contains("conv2d_nchwc"));
-  CHECK_THROWS_AS(default_schedule(a), UserError);
+  CHECK_THROWS_WITH(default_schedule(odd, host), Catch::Contains("no_such_op@cpu") && Catch::Contains("conv2d_nchwc@cpu"));
+  CHECK_THROWS_AS(default_schedule(a, host), UserError);
+}
+
+TEST_CASE("schedules are found by tag and the target's device kind", "[ops][plugins]") {
+  add_target_kind({"test_gpu_for_schedules", DeviceKind::GPU, "a GPU kind for this test", {}});
+  Tensor a = input({8, 8}, "A"), b = input({8, 16}, "B");
+  // No GPU gemm schedule is registered: the lookup names what it looked for.
+  CHECK_THROWS_WITH(default_schedule(gemm(a, b, 16), Target::parse("test_gpu_for_schedules")),
+                    Catch::Contains("gemm@gpu"));
 }
 
 TEST_CASE("schedule parameters reach the schedule", "[ops][plugins]") {
   Tensor a = input({12, 8}, "A"), b = input({8, 32}, "B");
   Tensor c = gemm(a, b);
-  Schedule s = default_schedule(c, {{"rows", 3}});
+  Schedule s = default_schedule(c, Target::host(), {{"rows", 3}});
   // the C tile's row loop is the register-tile height
   bool found = false;
   for (const IterVar& iv : s[c]->leaf_axes) found |= iv.name() == "i.inner" && is_const_int(iv->dom.extent, 3);
   CHECK(found);
-  CHECK_THROWS_WITH(default_schedule(c, {{"no_such_knob", 1}}), Catch::Contains("rows"));
+  CHECK_THROWS_WITH(default_schedule(c, Target::host(), {{"no_such_knob", 1}}), Catch::Contains("rows"));
 }

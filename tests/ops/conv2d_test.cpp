@@ -5,6 +5,7 @@
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/layout_transform.h"
+#include "ops/op_schedule.h"
 #include "passes/lower/lower.h"
 #include "tests/ops/ops_test_util.h"
 #include "tests/ops/reference_ops.h"
@@ -46,12 +47,14 @@ TEST_CASE("conv2d_nchw computes the convolution", "[ops][conv2d]") {
 }
 
 TEST_CASE("conv2d_nchwc between layout transforms computes the convolution", "[ops][conv2d]") {
-  for (const ConvGeometry& g : kCases) {
-    ConvData d(g);
-    Conv2dBlocks b = choose_conv2d_blocks(g.c, g.oc, g.p.groups);
-    Tensor y = conv2d_nchwc(nchw_to_nchwc(d.x, b.ib), oihw_to_oihwio(d.w, b.ib, b.ob), g.p);
-    test::check_definition(nchwc_to_nchw(y), {{d.x, d.xv}, {d.w, d.wv}}, d.expected);
-  }
+  for (const Target& target : test::cpu_targets())
+    for (const ConvGeometry& g : kCases) {
+      ConvData d(g);
+      Conv2dBlocks b = choose_conv2d_blocks(g.c, g.oc, g.p.groups, target);
+      INFO(target.key() << ": blocks " << b.ib << ", " << b.ob);
+      Tensor y = conv2d_nchwc(nchw_to_nchwc(d.x, b.ib), oihw_to_oihwio(d.w, b.ib, b.ob), g.p);
+      test::check_definition(nchwc_to_nchw(y), {{d.x, d.xv}, {d.w, d.wv}}, d.expected);
+    }
 }
 
 TEST_CASE("conv2d rejects inconsistent shapes with a message saying what to change", "[ops][conv2d]") {
@@ -70,6 +73,7 @@ TEST_CASE("asking an unpadded conv2d_nchwc to pad per row schedules it as withou
   Tensor x = placeholder({1, 2, 5, 7, 16}, DataType::float32(), "x");
   Tensor w = placeholder({1, 2, 1, 1, 16, 32}, DataType::float32(), "w");
   Tensor y = conv2d_nchwc(x, w, {});
-  LoweredFunc per_row = lower(schedule_conv2d_nchwc_cpu(y, 0, true), {x, w, y}, "conv");
-  CHECK(structural_equal(per_row, lower(schedule_conv2d_nchwc_cpu(y), {x, w, y}, "conv")));
+  Target host = Target::host();
+  LoweredFunc per_row = lower(default_schedule(y, host, {{"pad_per_row", true}}), {x, w, y}, "conv");
+  CHECK(structural_equal(per_row, lower(default_schedule(y, host), {x, w, y}, "conv")));
 }

@@ -47,12 +47,14 @@ TEST_CASE("depthwise_conv2d_nchw supports a channel multiplier", "[ops][depthwis
 }
 
 TEST_CASE("depthwise_conv2d_nchwc between layout transforms computes the convolution", "[ops][depthwise]") {
-  for (const ConvGeometry& g : kCases) {
-    DepthwiseData d(g);
-    int64_t block = choose_depthwise_block(g.c);
-    Tensor y = depthwise_conv2d_nchwc(nchw_to_nchwc(d.x, block), oihw_to_oihwio(d.w, 1, block), g.p);
-    test::check_definition(nchwc_to_nchw(y), {{d.x, d.xv}, {d.w, d.wv}}, d.expected);
-  }
+  for (const Target& target : test::cpu_targets())
+    for (const ConvGeometry& g : kCases) {
+      DepthwiseData d(g);
+      int64_t block = choose_depthwise_block(g.c, target);
+      INFO(target.key() << ": block " << block);
+      Tensor y = depthwise_conv2d_nchwc(nchw_to_nchwc(d.x, block), oihw_to_oihwio(d.w, 1, block), g.p);
+      test::check_definition(nchwc_to_nchw(y), {{d.x, d.xv}, {d.w, d.wv}}, d.expected);
+    }
 }
 
 TEST_CASE("depthwise_conv2d_nchwc rejects a kernel of another blocking", "[ops][depthwise]") {

@@ -9,6 +9,7 @@
 
 #include "ir/te_interpreter.h"
 #include "runtime/ndarray.h"
+#include "target/target.h"
 
 namespace tessel::test {
 
@@ -30,6 +31,23 @@ inline double max_abs_diff(const std::vector<float>& a, const std::vector<float>
 }
 
 using Inputs = std::vector<std::pair<Tensor, NDArray>>;
+
+// "llvm_cpu -isa=..." for every CPU ISA level, lowest first: what schedules and layouts are
+// derived for (lowering works for all of them on any host).
+inline std::vector<Target> cpu_targets() {
+  std::vector<Target> targets;
+  for (CpuIsa isa : {CpuIsa::SSE4, CpuIsa::AVX2, CpuIsa::AVX512})
+    targets.push_back(Target::parse(std::string("llvm_cpu -isa=") + isa_name(isa)));
+  return targets;
+}
+
+// The CPU targets this machine runs (ISA up to the host's): what compiled code is checked on.
+inline std::vector<Target> runnable_cpu_targets() {
+  std::vector<Target> targets;
+  for (const Target& t : cpu_targets())
+    if (t.cannot_run_reason().empty()) targets.push_back(t);
+  return targets;
+}
 
 // The interpreter's value of `output` compared with a reference computed independently.
 inline void check_definition(const Tensor& output, const Inputs& inputs, const std::vector<float>& expected,

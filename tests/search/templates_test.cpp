@@ -68,8 +68,26 @@ void check_configs(const Task& task, const std::vector<Config>& configs) {
 
 TEST_CASE("gemm template configurations compute the product", "[search][templates]") {
   Task task = Task::create(test::kTinyGemm, "template");
-  CHECK(task.space().size() == 144);
   check_configs(task, covering_configs(knobs_of(task), default_config(task), 12));
+}
+
+TEST_CASE("template spaces derive their choices from the target", "[search][templates]") {
+  Target avx512 = Target::parse("llvm_cpu -isa=avx512"), avx2 = Target::parse("llvm_cpu -isa=avx2");
+  // AVX-512: dividing register tiles only, as the recorded sets were recorded in.
+  CHECK(Task::create(test::kTinyGemm, "template", nullptr, avx512).space().size() == 144);
+  CHECK(Task::create("depthwise:1,16,4,4,3,1,1", "template", nullptr, avx512).space().size() == 72);
+  // AVX2: panels of half a vector too (4 floats), and a partial 3-row tile [2, 1, 3].
+  Task gemm = Task::create(test::kTinyGemm, "template", nullptr, avx2);
+  CHECK(knobs_of(gemm).knob("panel").choices == std::vector<nlohmann::json>{4, 8});
+  CHECK(knobs_of(gemm).knob("tile_m").index_of({2, 1, 3}) == 6);
+  CHECK(gemm.space().size() == 336);
+  // Columns beyond half the registers are not offered: C6's 28 columns split at most 8 wide on
+  // AVX2 (with 3, 5, 6 and 7 as partial tiles), 14 on AVX-512.
+  Task c6_avx2 = Task::create("C6", "template", nullptr, avx2), c6_avx512 = Task::create("C6", "template", nullptr, avx512);
+  const Knob& avx2_columns = knobs_of(c6_avx2).knob("tile_ow");
+  CHECK(avx2_columns.choices.back() == nlohmann::json{4, 8});
+  CHECK(avx2_columns.index_of({5, 6}) > 0);
+  CHECK(knobs_of(c6_avx512).knob("tile_ow").choices.back() == nlohmann::json{2, 14});
 }
 
 TEST_CASE("conv2d template configurations compute the convolution", "[search][templates]") {
@@ -80,19 +98,24 @@ TEST_CASE("conv2d template configurations compute the convolution", "[search][te
 }
 
 TEST_CASE("every configuration of a tiny depthwise layer computes the convolution", "[search][templates]") {
-  Task task = Task::create("depthwise:1,16,4,4,3,1,1", "template");
-  CHECK(task.space().size() == 3 * 3 * 2 * 2 * 2);
+  // On AVX2 or more: 4 row tiles × 4 column tiles (1, 2, 4 and a partial 3) × 2 × 2 × 2.
+  Task task = Task::create("depthwise:1,16,4,4,3,1,1", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  CHECK(task.space().size() == 4 * 4 * 2 * 2 * 2);
   check_configs(task, all_configs(knobs_of(task)));
 }
 
-TEST_CASE("the default configuration is the ops/ default schedule", "[search][templates]") {
-  for (const char* workload : {"gemm:64", "C6", "D3"}) {
-    Task task = Task::create(workload, "template");
-    LoweredFunc tuned = task.lower(task.default_candidate());
-    LoweredFunc ops_default = task.lower_default_program();
-    INFO(workload << ": the template's default\n" << to_string(tuned) << "\nops' default\n" << to_string(ops_default));
-    CHECK(structural_equal(tuned, ops_default));
-  }
+TEST_CASE("the default configuration is the ops/ default schedule on every CPU target", "[search][templates]") {
+  for (const char* isa : {"sse4", "avx2", "avx512"})
+    for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "D3", "D9"}) {
+      Target target = Target::parse(std::string("llvm_cpu -isa=") + isa);
+      Task task = Task::create(workload, "template", nullptr, target);
+      CHECK(task.target() == target);
+      LoweredFunc tuned = task.lower(task.default_candidate());
+      LoweredFunc ops_default = task.lower_default_program();
+      INFO(isa << " " << workload << ": the template's default\n"
+               << to_string(tuned) << "\nops' default\n" << to_string(ops_default));
+      CHECK(structural_equal(tuned, ops_default));
+    }
 }
 
 TEST_CASE("unknown workloads and spaces are user errors listing what is valid", "[search][templates]") {

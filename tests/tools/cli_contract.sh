@@ -21,13 +21,20 @@ expect_bad_args() {
   pass
 }
 
-# check_bench_json args... : every stdout line is a contract object with a correct result.
+# check_bench_json [--isa ISA BASELINE_ISA] args... : every stdout line is a contract object with a
+# correct result; with --isa, bench runs with --target "llvm_cpu -isa=ISA", and each line must name
+# that target and a vendor ISA among the |-separated BASELINE_ISA alternatives.
 check_bench_json() {
-  local out
-  if ! out=$("$tessel" bench "$@" --json --repeats 3); then fail "bench $*: non-zero exit"; return; fi
+  local isa="" baseline_isa="" out
+  if [ "$1" = "--isa" ]; then isa=$2; baseline_isa=$3; shift 3; fi
+  local target_args=()
+  [ -n "$isa" ] && target_args=(--target "llvm_cpu -isa=$isa")
+  if ! out=$("$tessel" bench "$@" "${target_args[@]}" --json --repeats 3); then fail "bench $* $isa: non-zero exit"; return; fi
   if printf '%s\n' "$out" | $py -c '
 import json, sys
-keys = {"op", "workload", "tessel_us", "baseline", "baseline_us", "speedup", "gflops", "max_abs_err", "correct"}
+isa, baseline_isa = sys.argv[1], sys.argv[2]
+keys = {"op", "workload", "tessel_us", "baseline", "baseline_us", "speedup", "gflops", "max_abs_err", "correct",
+        "target", "baseline_isa"}
 lines = [l for l in sys.stdin.read().splitlines() if l.strip()]
 assert lines, "no output"
 for line in lines:
@@ -38,12 +45,28 @@ for line in lines:
     assert obj["tessel_us"] > 0 and obj["baseline_us"] > 0
     assert abs(obj["speedup"] - obj["baseline_us"] / obj["tessel_us"]) < 1e-6 * obj["speedup"] + 1e-9
     assert obj["correct"] is True, line
-'; then pass; else fail "bench $* --json: output breaks the contract: $out"; fi
+    assert obj["target"].startswith("llvm_cpu -isa="), obj["target"]
+    assert obj["baseline_isa"], line
+    if isa:
+        assert obj["target"] == "llvm_cpu -isa=" + isa, obj["target"]
+        assert obj["baseline_isa"] in baseline_isa.split("|"), obj["baseline_isa"]
+' "$isa" "$baseline_isa"; then pass; else fail "bench $* $isa --json: output breaks the contract: $out"; fi
 }
 
 check_bench_json gemm --shape 64,48,32
 check_bench_json conv2d --shape 1,16,14,14,32,3,1,1
 check_bench_json depthwise --shape 1,32,14,14,3,2,1
+# A target below the host's ISA holds the vendor libraries to it too.
+if grep -qw avx2 /proc/cpuinfo; then
+  check_bench_json --isa sse4 Nehalem gemm --shape 64,48,32
+  check_bench_json --isa sse4 sse41 conv2d --shape 1,16,14,14,32,3,1,1
+  check_bench_json --isa avx2 "Haswell|Zen" gemm --shape 64,48,32
+fi
+# A target above the host's ISA cannot be benchmarked here.
+if ! grep -qw avx512f /proc/cpuinfo; then
+  expect_bad_args "target above the host's ISA" bench gemm --n 64 --target "llvm_cpu -isa=avx512"
+fi
+expect_bad_args "unknown target" bench gemm --n 64 --target "llvm_cpu -isa=avx3"
 
 if "$tessel" plugins --json | $py -c '
 import json, sys

@@ -1,0 +1,19 @@
+// Setting an environment variable (benchmarks/baselines/environment_variable.h).
+#include "benchmarks/baselines/environment_variable.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace tessel {
+
+bool set_environment_variable(const char* name, const char* value) {
+  const char* now = std::getenv(name);
+  if (value ? now && std::strcmp(now, value) == 0 : !now) return false;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+  return true;
+}
+
+}  // namespace tessel

@@ -1,0 +1,81 @@
+// The default schedules' register tiles fit the target's register file: on every CPU ISA and every
+// reference workload, the accumulators of a tile plus the vectors its inner step loads (and one
+// broadcast) never exceed the vector registers, and GEMM tiles keep enough independent
+// accumulators to hide the FMA latency. The blocked layouts use the target's vector width.
+#include <catch2/catch.hpp>
+
+#include <array>
+
+#include "datasets/workloads.h"
+#include "ops/conv2d_nchwc.h"
+#include "ops/cpu_tiles.h"
+#include "ops/depthwise_conv2d.h"
+#include "ops/gemm.h"
+#include "ops/workload_ops.h"
+#include "tests/ops/ops_test_util.h"
+
+using namespace tessel;
+using namespace tessel::ops;
+
+namespace {
+
+// Registers a tile of `tile_vectors` accumulators needs with `operand_vectors` loaded per step.
+void check_fits(const CpuDescription& cpu, int64_t tile_vectors, int64_t operand_vectors) {
+  INFO(tile_vectors << " accumulators + " << operand_vectors << " operands + 1 broadcast, " << cpu.vector_registers
+                    << " registers");
+  CHECK(tile_vectors >= 1);
+  CHECK(tile_vectors + operand_vectors + 1 <= cpu.vector_registers);
+}
+
+// The window tile of `output` (blocked, the block vectorized) under `config` fits the registers.
+void check_window_fits(const CpuDescription& cpu, const Tensor& output, const WindowConfig& config) {
+  int64_t block = output.shape()[4];
+  CHECK(block % float_lanes(cpu) == 0);
+  int64_t vectors = float_vectors(cpu, block);
+  check_fits(cpu, config.rows * config.columns * vectors, vectors);
+}
+
+}  // namespace
+
+TEST_CASE("GEMM register tiles fit the register file and hide the FMA latency", "[ops][tiles]") {
+  for (const Target& target : test::cpu_targets())
+    for (int64_t m : {1024, 256, 100, 13, 5}) {
+      const CpuDescription& cpu = target.cpu();
+      OpInstance op = gemm_instance({m, 512, 256}, target);
+      GemmConfig config = gemm_fallback_config(op.output, target);
+      INFO(target.key() << " M=" << m << ": " << config.rows << " x " << config.panel);
+      CHECK(config.panel % float_lanes(cpu) == 0);
+      int64_t vectors = float_vectors(cpu, config.panel);
+      check_fits(cpu, config.rows * vectors, vectors);
+      // M = 13 has no divisor but 1 and 13: only partial tiles hide the latency there.
+      if (m != 13 || partial_register_tiles(cpu))
+        CHECK((config.rows * vectors >= cpu.min_accumulators() || config.rows == m));
+    }
+}
+
+TEST_CASE("conv2d and depthwise register tiles fit the register file", "[ops][tiles]") {
+  for (const Target& target : test::cpu_targets()) {
+    for (const auto& w : resnet18_conv2d_workloads()) {
+      INFO(target.key() << " " << w.name);
+      OpInstance op = conv2d_instance(w.shape, target);
+      check_window_fits(target.cpu(), op.output, conv2d_fallback_config(op.output, target));
+    }
+    for (const auto& w : mobilenet_depthwise_workloads()) {
+      INFO(target.key() << " " << w.name);
+      OpInstance op = depthwise_instance(w.shape, target);
+      check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target));
+    }
+  }
+}
+
+TEST_CASE("window tiles divide the output width with 32 registers and balance partial tiles with 16",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
+  // (OW, limit) -> AVX2 columns: the fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
+  for (auto [ow, limit, balanced, divisor] : std::vector<std::array<int64_t, 4>>{
+           {7, 6, 4, 1}, {14, 6, 5, 2}, {28, 6, 6, 4}, {56, 6, 6, 4}, {112, 6, 6, 4}, {12, 6, 6, 6}, {10, 6, 5, 5}}) {
+    INFO("OW " << ow << ", at most " << limit);
+    CHECK(register_tile_columns(ow, limit, avx2.cpu()) == balanced);
+    CHECK(register_tile_columns(ow, limit, avx512.cpu()) == divisor);
+  }
+}
