@@ -2,7 +2,8 @@
 //   tessel records list   --db FILE [--workload W] [--json]   every trial
 //   tessel records best   --db FILE [--json]                  the fastest correct trial per task
 //   tessel records chosen --db FILE [--json]                  the final selection's choice per task
-//   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default)
+//   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default; a file is
+//                                                              replaced whole or not at all)
 //   tessel records import --db FILE FILE.jsonl                appends JSON lines
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "search/records/records_db.h"
 #include "support/error.h"
+#include "support/output_file.h"
 #include "tools/commands.h"
 
 namespace tessel::tools {
@@ -69,14 +71,12 @@ void chosen(const RecordsArgs& a) {
 }
 
 void export_lines(const RecordsArgs& a) {
-  search::RecordsDb db = open_existing(a.db);
-  std::ofstream file;
-  if (!a.out.empty()) {
-    file.open(a.out);
-    if (!file) user_error("cannot write '", a.out, "'");
-  }
-  std::ostream& out = a.out.empty() ? std::cout : file;
-  for (const auto& r : db.all()) out << r.to_json().dump() << "\n";
+  std::vector<search::TrialRecord> records = open_existing(a.db).all();
+  auto write = [&](std::ostream& out) {
+    for (const auto& r : records) out << r.to_json().dump() << "\n";
+  };
+  if (a.out.empty()) write(std::cout);  // checked when the command ends (tools/main.cpp)
+  else write_file_atomically(a.out, write);
 }
 
 void import_lines(const RecordsArgs& a) {

@@ -2,7 +2,6 @@
 // libraries, all from the same optimized module the JIT would run.
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -14,6 +13,7 @@
 #include "backends/llvm_cpu/cpu_target.h"
 #include "backends/llvm_cpu/llvm_cpu.h"
 #include "support/error.h"
+#include "support/output_file.h"
 
 namespace tessel {
 namespace {
@@ -30,12 +30,6 @@ std::string emit_machine_code(const LoweredFunc& func, const LlvmCpuOptions& opt
     throw InternalError("LLVM cannot emit machine code for target " + options.target.key());
   passes.run(*module);
   return std::string(buffer.begin(), buffer.end());
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) user_error("cannot write '", path, "': check that the directory exists and is writable");
 }
 
 std::string shell_quote(const std::string& s) {
@@ -61,7 +55,7 @@ std::string emit_assembly(const LoweredFunc& func, const LlvmCpuOptions& options
 }
 
 void write_object_file(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options) {
-  write_file(path, emit_machine_code(func, options, llvm::CGFT_ObjectFile));
+  write_file_atomically(path, emit_machine_code(func, options, llvm::CGFT_ObjectFile));
 }
 
 void write_shared_library(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options) {
