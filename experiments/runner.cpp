@@ -95,6 +95,7 @@ class Workbench {
       m.threads = m.compile_threads = config_.measure.threads;
       m.timeout_s = config_.measure.timeout_s;
       m.backend = c.backend.name;
+      m.backend_params = c.backend.params;
       return std::make_unique<search::Measurer>(task(c), m);
     }
     std::string set = c.measure.substr(7);

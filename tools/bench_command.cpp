@@ -10,6 +10,7 @@
 #include "benchmarks/bench_runner.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
+#include "tools/number_option.h"
 #include "tools/tuned_schedule.h"
 
 namespace tessel::tools {
@@ -31,8 +32,8 @@ using ArgsPtr = std::shared_ptr<BenchArgs>;
 
 void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_flag("--json", args->json, "print one JSON object per case instead of a table");
-  cmd->add_option("--threads", args->threads, "threads for both Tessel and the baseline")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
+  add_number_option(cmd, "--threads", args->threads, "threads for both Tessel and the baseline", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples per side", limits::repeats());
   cmd->add_option("--tuned", args->tuned,
                   "records database (tessel tune/experiment): run each workload's chosen tuned configuration");
 }
@@ -49,8 +50,6 @@ void note_given_options(const CLI::App* cmd, BenchArgs& args) {
 }
 
 BenchOptions options_from(const BenchArgs& args) {
-  if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
-  if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
   BenchOptions options;
   options.threads = args.threads;
   options.repeats = args.repeats;
@@ -103,7 +102,7 @@ std::vector<Workload<Shape>> named_or_custom(const BenchArgs& args, const char* 
 void add_gemm(CLI::App* bench, char** argv) {
   auto args = std::make_shared<BenchArgs>();
   auto* cmd = bench->add_subcommand("gemm", "C[M,N] = A[M,K]·B[K,N] against OpenBLAS sgemm");
-  auto* n = cmd->add_option("--n", args->n, "square size M=N=K");
+  auto* n = add_number_option(cmd, "--n", args->n, "square size M=N=K", Allowed::at_least(1));
   cmd->add_option("--shape", args->shape, "M,N,K")->excludes(n);
   add_common_options(cmd, args);
   cmd->callback([cmd, args, argv] {

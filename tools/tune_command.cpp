@@ -11,6 +11,7 @@
 #include <memory>
 #include <sstream>
 
+#include "backends/backend.h"
 #include "benchmarks/bench_environment.h"
 #include "ir/printer.h"
 #include "runtime/thread_pool.h"
@@ -19,6 +20,7 @@
 #include "support/error.h"
 #include "support/registry.h"
 #include "tools/commands.h"
+#include "tools/number_option.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
@@ -30,6 +32,8 @@ struct TuneArgs {
   std::vector<std::string> params;  // key=value for the strategy
   std::string cost_model = "none", transfer_from;
   std::vector<std::string> cost_model_params;  // key=value for the cost model
+  std::string backend = search::MeasureOptions{}.backend;
+  std::vector<std::string> backend_params;  // key=value for the back end
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5, select = 4;
   double timeout_s = 10;
@@ -37,14 +41,16 @@ struct TuneArgs {
   int first_lines = 24;
 };
 
-// "key=value" → {key: value}, the value read as JSON when it parses (numbers, booleans), else a string.
+// "key=value" → {key: value}, the value typed as in experiment configs (support/limits.h
+// typed_scalar); a key given twice is refused, as a key repeated in a config is.
 nlohmann::json parse_params(const std::vector<std::string>& given, const char* option) {
   nlohmann::json params = nlohmann::json::object();
   for (const std::string& kv : given) {
     size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
-    nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
-    params[kv.substr(0, eq)] = value.is_discarded() ? nlohmann::json(kv.substr(eq + 1)) : value;
+    std::string key = kv.substr(0, eq);
+    if (params.contains(key)) user_error(option, " gives '", key, "' twice; give each parameter once");
+    params[key] = typed_scalar(kv.substr(eq + 1));
   }
   return params;
 }
@@ -60,13 +66,16 @@ search::StrategyChoice strategy_choice(const TuneArgs& args) {
   return choice;
 }
 
+// The run's name in the records: the strategy's label and, unless it is the default, the back end
+// (the form experiment labels have), so that runs measuring differently generated code never
+// resume each other.
+std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure) {
+  std::string backend = search::backend_label(measure.backend, measure.backend_params);
+  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend);
+}
+
+// (The numbers are already checked against their ranges by the options: tools/number_option.h.)
 search::TuneOptions tune_options(const TuneArgs& args) {
-  if (args.trials < 1) user_error("--trials must be >= 1, got ", args.trials);
-  if (args.batch < 1) user_error("--batch must be >= 1, got ", args.batch);
-  if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
-  if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
-  if (!(args.timeout_s > 0)) user_error("--timeout must be > 0 seconds, got ", args.timeout_s);
-  if (args.select < 0) user_error("--select must be >= 0 (0: no final selection), got ", args.select);
   search::TuneOptions options;
   options.trials = args.trials;
   options.batch = static_cast<size_t>(args.batch);
@@ -74,6 +83,9 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.compile_threads = args.threads;
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
+  options.measure.backend = args.backend;
+  options.measure.backend_params = parse_params(args.backend_params, "--backend-param");
+  Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring
   options.select.candidates = args.select;
   return options;
 }
@@ -135,7 +147,7 @@ void run_tune(const TuneArgs& args, char** argv) {
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
   search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
-  search::RunKey run{args.workload, args.space, search::run_strategy_label(choice), args.seed};
+  search::RunKey run{args.workload, args.space, run_label(choice, options.measure), args.seed};
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
   if (args.json) print_json(args, search::effective_cost_model(choice), report);
@@ -155,19 +167,22 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--cost-model", args->cost_model, "cost model plugin guiding the strategy (model_based needs one)")
       ->capture_default_str();
   cmd->add_option("--cost-model-param", args->cost_model_params, "cost model parameter name=value (repeatable)");
+  cmd->add_option("--backend", args->backend, "code generator plugin measured (tessel plugins lists them)")
+      ->capture_default_str();
+  cmd->add_option("--backend-param", args->backend_params, "back end parameter name=value (repeatable)");
   cmd->add_option("--transfer-from", args->transfer_from,
                   "records database whose other workloads pre-train the cost model (transfer learning)");
-  cmd->add_option("--trials", args->trials, "trials of this run (resumed ones count)")->capture_default_str();
+  add_number_option(cmd, "--trials", args->trials, "trials of this run (resumed ones count)", limits::trials());
   cmd->add_option("--db", args->db, "records database (SQLite); re-running the same command resumes");
-  cmd->add_option("--batch", args->batch, "configurations measured per batch")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "seed of the strategy")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "threads of the kernels and of compilation")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed samples per candidate")->capture_default_str();
-  cmd->add_option("--timeout", args->timeout_s, "seconds a candidate may run")->capture_default_str();
-  cmd->add_option("--select", args->select,
-                  "final selection: re-measure this many fastest configurations and the default in alternation "
-                  "and choose among them (0: the search's fastest trial)")
-      ->capture_default_str();
+  add_number_option(cmd, "--batch", args->batch, "configurations measured per batch", limits::batch());
+  add_number_option(cmd, "--seed", args->seed, "seed of the strategy", limits::seed());
+  add_number_option(cmd, "--threads", args->threads, "threads of the kernels and of compilation", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples per candidate", limits::repeats());
+  add_number_option(cmd, "--timeout", args->timeout_s, "seconds a candidate may run", limits::timeout_s());
+  add_number_option(cmd, "--select", args->select,
+                    "final selection: re-measure this many fastest configurations and the default in alternation "
+                    "and choose among them (0: the search's fastest trial)",
+                    limits::select());
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }

@@ -34,19 +34,30 @@ void check_options(const MeasureOptions& o) {
 
 }  // namespace
 
+std::string backend_label(const std::string& backend, const nlohmann::json& params) {
+  const PluginInfo& info = Registry<Backend>::instance().info(backend);
+  nlohmann::json differing = nlohmann::json::object();
+  for (const ParamSpec& spec : info.params)
+    if (params.is_object() && params.contains(spec.name) && params[spec.name] != spec.default_value)
+      differing[spec.name] = params[spec.name];
+  if (backend == MeasureOptions{}.backend && differing.empty()) return "";
+  return plugin_label(backend, differing);
+}
+
 double result_tolerance(int64_t reduction_size) {
   return 8.0 * FLT_EPSILON * static_cast<double>(std::max<int64_t>(reduction_size, 16));
 }
 
 Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), options_(std::move(options)) {
   check_options(options_);
-  Registry<Backend>::instance().info(options_.backend);  // an unknown back end fails here, listing the valid ones
+  // An unknown back end or parameter fails here, listing the valid ones.
+  PluginParams(Registry<Backend>::instance().info(options_.backend), options_.backend_params);
   Program program = task_.schedule_template().default_program();
   uint64_t seed = options_.input_seed;
   for (const Tensor& input : program.inputs)
     inputs_.push_back(NDArray::random_uniform(input.shape(), input.dtype(), seed++));
   set_num_threads(options_.threads);
-  auto kernel = Registry<Backend>::instance().create(options_.backend)->compile(task_.lower_default_program());
+  auto kernel = Registry<Backend>::instance().create(options_.backend, options_.backend_params)->compile(task_.lower_default_program());
   reference_ = NDArray::empty(program.output.shape(), program.output.dtype());
   std::vector<void*> args;
   for (NDArray& in : inputs_) args.push_back(in.data());
@@ -56,7 +67,7 @@ Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), opti
 
 std::vector<Measurer::Compiled> Measurer::compile_all(const std::vector<Config>& configs) const {
   std::vector<Compiled> compiled(configs.size());
-  auto backend = Registry<Backend>::instance().create(options_.backend);
+  auto backend = Registry<Backend>::instance().create(options_.backend, options_.backend_params);
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < configs.size();) {

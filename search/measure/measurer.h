@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "runtime/ndarray.h"
 #include "search/measure/measure_result.h"
 #include "search/measure/measure_source.h"
@@ -29,7 +31,14 @@ struct MeasureOptions {
   int compile_threads = 2;  // parallel compilations
   uint64_t input_seed = 2018;
   std::string backend = "llvm_cpu";
+  nlohmann::json backend_params = nullptr;  // the back end's plugin parameters (null: its defaults)
 };
+
+// The back end in a run's label, so that runs whose code was generated differently never resume
+// each other: "" for the default back end with its default parameters, else its name with the
+// parameters that differ from their defaults, e.g. "c_source" or "llvm_cpu{opt_level=1}". Throws
+// UserError for an unknown back end.
+std::string backend_label(const std::string& backend, const nlohmann::json& params);
 
 // Largest difference from the reference accepted for a reduction over `reduction_size` products
 // of inputs in [-1, 1], summed in another order.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "support/error.h"
+#include "support/limits.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -86,6 +87,6 @@ std::vector<size_t> SearchStrategy::mutate_one(std::vector<size_t> choices) {
   return choices;
 }
 
-ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices"}; }
+ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices", limits::seed()}; }
 
 }  // namespace tessel::search
