@@ -29,8 +29,8 @@ namespace {
 // The keys any of which may be a list (a grid axis), and the others.
 const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model", "trials",
                                             "backend",   "measure", "batch",    "transfer_from"};
-const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds", "repeats",
-                                              "threads", "timeout",     "select"};
+const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds",  "repeats",
+                                              "threads", "timeout",     "select", "plugin_timeout"};
 
 // Carries the file name so every message can say where.
 struct Reader {
@@ -204,6 +204,8 @@ class Loader {
     if (root_["threads"]) config.measure.threads = static_cast<int>(r_.integer(root_["threads"], "threads", limits::threads()));
     if (root_["timeout"]) config.measure.timeout_s = r_.number(root_["timeout"], "timeout", limits::timeout_s());
     if (root_["select"]) config.measure.select = static_cast<int>(r_.integer(root_["select"], "select", limits::select()));
+    if (root_["plugin_timeout"])
+      config.measure.plugin_timeout_s = r_.number(root_["plugin_timeout"], "plugin_timeout", limits::timeout_s());
   }
 
   std::vector<Point> expand(const std::vector<Point>& points, const std::string& key) {

@@ -57,7 +57,8 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
           {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
-                               {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select}}}};
+                               {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select},
+                               {"plugin_timeout_s", config.measure.plugin_timeout_s}}}};
 }
 
 // The tasks, measure sources and baselines of an experiment, each made once and shared by runs.
@@ -143,6 +144,7 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   tune.progress = false;
   tune.learn_from_other_runs = false;
   tune.select.candidates = config.measure.select;
+  tune.plugin_time_limit_s = config.measure.plugin_timeout_s;
   search::RunKey key{c.workload, c.space.label(), c.label, spec.seed};
   auto show = [&](const search::TuneReport& r) {
     if (options.progress)

@@ -9,6 +9,7 @@ packages=(
   libdnnl-dev libopenblas-dev ocl-icd-opencl-dev opencl-headers
   catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev
   python3-matplotlib
+  clang-14 libclang-rt-14-dev
   libxgboost-dev libtorch-dev
 )
 

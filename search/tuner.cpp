@@ -5,6 +5,7 @@
 
 #include "search/progress.h"
 #include "support/error.h"
+#include "support/watchdog.h"
 
 namespace tessel::search {
 
@@ -14,6 +15,14 @@ TrialOutcome outcome_of(const TrialRecord& r) { return {r.config_index, r.result
 
 bool same_run(const RunKey& a, const RunKey& b) {
   return a.workload == b.workload && a.space == b.space && a.strategy == b.strategy && a.seed == b.seed;
+}
+
+// Runs `call` into the run's strategy under its time limit (support/watchdog.h), named
+// "search strategy '<run's strategy label>' <doing>".
+template <typename Call>
+auto guarded(const RunKey& run, const TuneOptions& options, const char* doing, Call&& call) {
+  return call_plugin("search strategy '" + run.strategy + "' " + doing, options.plugin_time_limit_s,
+                     std::forward<Call>(call));
 }
 
 ProgressState progress_of(const TuneReport& r, int64_t total) {
@@ -26,7 +35,7 @@ Tuner::Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* 
     : task_(task), strategy_(strategy), run_(std::move(run)), db_(db), options_(std::move(options)) {
   if (options_.trials < 1) user_error("tune: --trials must be >= 1, got ", options_.trials);
   if (options_.batch < 1) user_error("tune: --batch must be >= 1, got ", options_.batch);
-  strategy_.bind(task_);
+  guarded(run_, options_, "binding to its task", [&] { strategy_.bind(task_); });
 }
 
 void Tuner::account(const TrialRecord& record, TuneReport& report) {
@@ -50,7 +59,7 @@ void Tuner::resume(TuneReport& report) {
     if (own || options_.learn_from_other_runs) known.push_back(outcome_of(r));
     if (own) account(r, report);
   }
-  strategy_.update(known);
+  guarded(run_, options_, "learning from the resumed trials", [&] { strategy_.update(known); });
 }
 
 std::vector<TrialRecord> Tuner::measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
@@ -85,7 +94,8 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
   if (on_batch) on_batch(report);
   while (report.trials < options_.trials) {
     size_t n = static_cast<size_t>(std::min<int64_t>(options_.batch, options_.trials - report.trials));
-    std::vector<uint64_t> indices = strategy_.next_batch(n);
+    std::vector<uint64_t> indices =
+        guarded(run_, options_, "proposing a batch", [&] { return strategy_.next_batch(n); });
     if (indices.empty()) break;  // the whole space has been measured
     std::vector<TrialRecord> records = measure_batch(indices, report.trials + 1, *source);
     if (db_) db_->append(records);
@@ -95,7 +105,7 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
       account(r, report);
     }
     report.measured += static_cast<int64_t>(records.size());
-    strategy_.update(outcomes);
+    guarded(run_, options_, "learning from a measured batch", [&] { strategy_.update(outcomes); });
     bar.show(progress_of(report, options_.trials));
     if (on_batch) on_batch(report);
   }

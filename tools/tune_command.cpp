@@ -36,7 +36,7 @@ struct TuneArgs {
   std::vector<std::string> backend_params;  // key=value for the back end
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5, select = 4;
-  double timeout_s = 10;
+  double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
   bool json = false;
   int first_lines = 24;
 };
@@ -87,6 +87,7 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.backend_params = parse_params(args.backend_params, "--backend-param");
   Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring
   options.select.candidates = args.select;
+  options.plugin_time_limit_s = args.plugin_timeout_s;
   return options;
 }
 
@@ -183,6 +184,10 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
                     "final selection: re-measure this many fastest configurations and the default in alternation "
                     "and choose among them (0: the search's fastest trial)",
                     limits::select());
+  add_number_option(cmd, "--plugin-timeout", args->plugin_timeout_s,
+                    "seconds the strategy (with its cost model) may take to propose or learn from one batch; past "
+                    "them tune stops with exit status 2, keeping every measured trial",
+                    limits::timeout_s());
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }
