@@ -1,33 +1,37 @@
-// Out-of-line parts of the back-end interface: argument checking for run(), virtual destructors
-// and the default emit().
+// Out-of-line parts of the back-end interface: compile() on top of build(), module metadata of
+// lowered functions, the checks every build() shares, and the default emit().
 #include "backends/backend.h"
 
 #include <algorithm>
+#include <set>
 
 #include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel {
 
-CompiledFunction::~CompiledFunction() = default;
-
-void CompiledFunction::run(const std::vector<NDArray*>& args) const {
-  const std::vector<FuncArg>& expected = func_.args;
-  if (args.size() != expected.size())
-    user_error("function '", func_.name, "' takes ", expected.size(), " arrays but was run with ", args.size(),
-               "; pass one array per argument in order");
-  std::vector<void*> data;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string what = "argument " + std::to_string(i) + " ('" + expected[i].buffer.name() + "') of function '" +
-                       func_.name + "'";
-    if (!args[i] || !args[i]->defined()) user_error(what, " is a null or undefined array");
-    args[i]->check_matches(expected[i].shape, expected[i].buffer.dtype(), what);
-    data.push_back(args[i]->data());
-  }
-  call(data.data());
+FunctionInfo function_info(const LoweredFunc& func, std::string symbol) {
+  FunctionInfo info{func.name, std::move(symbol), {}};
+  for (const FuncArg& arg : func.args) info.args.push_back({arg.buffer.name(), arg.buffer.dtype(), arg.shape});
+  return info;
 }
 
 Backend::~Backend() = default;
+
+std::unique_ptr<CompiledFunction> Backend::compile(const LoweredFunc& func) const {
+  target().check_runs_here("the " + name() + " back end");
+  Module module = build({func});
+  return std::make_unique<CompiledFunction>(func, module.function(func.name));
+}
+
+void Backend::check_build_inputs(const std::vector<BuildInput>& functions) const {
+  if (functions.empty()) user_error("back end '", name(), "': a module needs at least one function to build");
+  std::set<std::string> names;
+  for (const BuildInput& f : functions)
+    if (!names.insert(f.name()).second)
+      user_error("back end '", name(), "': two functions of one module are named '", f.name(),
+                 "'; give each function its own name");
+}
 
 Target Backend::target() const {
   if (target_) return *target_;

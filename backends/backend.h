@@ -1,11 +1,18 @@
-// The interface every code generator implements. A Backend compiles a LoweredFunc (the flattened
-// loop IR of ir/stmt.h) into a CompiledFunction, a callable kernel, for a target (target/target.h)
-// whose kind is the back end's name. Back ends register themselves by name in the plugin registry
+// The interface every code generator implements. A Backend builds a Module (runtime/module.h): one
+// or more functions, each given as a lowered function or as a scheduled tensor expression
+// (backends/build_input.h), compiled for a target (target/target.h) whose kind is the back end's
+// name, together with their metadata. A module runs in this process and exports as one shared
+// library that a program linking only libtessel_runtime.so loads (load_module). compile() is the
+// shortcut for one lowered function. Back ends register themselves by name in the plugin registry
 // (support/registry.h); create_backend makes the one a target names.
 //
 //   std::unique_ptr<Backend> backend = create_backend(Target::parse("llvm_cpu -isa=avx2"));
+//   Module module = backend->build({gemm_func, relu_func});
+//   module.function("gemm").run({&a, &b, &c});
+//   module.export_library("kernels.so");                 // load_module("kernels.so") elsewhere
+//
 //   std::unique_ptr<CompiledFunction> kernel = backend->compile(lowered);
-//   void* args[] = {a.data(), b.data(), c.data()};   // LoweredFunc::args order
+//   void* args[] = {a.data(), b.data(), c.data()};      // LoweredFunc::args order
 //   kernel->call(args);
 #pragma once
 #include <memory>
@@ -15,34 +22,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/build_input.h"
 #include "ir/stmt.h"
+#include "runtime/module.h"
 #include "runtime/ndarray.h"
 #include "target/target.h"
 
 namespace tessel {
 
-// A compiled kernel. It keeps whatever owns the machine code (a JIT, a loaded library) alive.
+// A compiled kernel together with the lowered function it came from; it keeps its module alive.
 class CompiledFunction {
  public:
-  explicit CompiledFunction(LoweredFunc func) : func_(std::move(func)) {}
-  virtual ~CompiledFunction();
-  CompiledFunction(const CompiledFunction&) = delete;
-  CompiledFunction& operator=(const CompiledFunction&) = delete;
+  CompiledFunction(LoweredFunc func, Kernel kernel) : func_(std::move(func)), kernel_(std::move(kernel)) {}
 
   // The hot path: args[i] points to the first element of func().args[i]'s buffer. Nothing is
   // checked; the buffers must hold the shapes func() declares.
-  virtual void call(void* const* args) const = 0;
+  void call(void* const* args) const { kernel_.call(args); }
 
   // The checked path: throws UserError unless there is one array per argument, each with the
   // argument's shape and element type; then call()s with their data.
-  void run(const std::vector<NDArray*>& args) const;
+  void run(const std::vector<NDArray*>& args) const { kernel_.run(args); }
 
   // The function this kernel was compiled from (argument names, dtypes, shapes).
   const LoweredFunc& func() const { return func_; }
+  const Kernel& kernel() const { return kernel_; }
 
  private:
   LoweredFunc func_;
+  Kernel kernel_;
 };
+
+// A lowered function's metadata as modules record it; `symbol` is its packed entry.
+FunctionInfo function_info(const LoweredFunc& func, std::string symbol);
 
 class Backend {
  public:
@@ -52,9 +63,15 @@ class Backend {
   // The registry name, e.g. "llvm_cpu".
   virtual std::string name() const = 0;
 
-  // Compiles one function; throws UserError if the function uses something this back end
-  // cannot generate. Implementations must allow concurrent compile() calls from several threads.
-  virtual std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const = 0;
+  // Compiles the functions into one module for target(). Throws UserError for an empty list,
+  // two functions of one name, or a function this back end cannot generate (or lower). The target
+  // may be one this machine cannot run (cross-compilation: export, do not call). Implementations
+  // must allow concurrent build() calls from several threads.
+  virtual Module build(const std::vector<BuildInput>& functions) const = 0;
+
+  // One lowered function, built alone and ready to call; throws UserError if this machine
+  // cannot run the target.
+  std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const;
 
   // Human-readable code for inspection (`tessel ... --emit <format>`). The formats a back end
   // offers are its own ("llvm", "asm", "c", ...); the default offers none and throws UserError.
@@ -62,6 +79,10 @@ class Backend {
 
   // The target code is generated for: the one create_backend gave, else the host CPU.
   Target target() const;
+
+ protected:
+  // The UserError build() throws for an empty list or repeated names.
+  void check_build_inputs(const std::vector<BuildInput>& functions) const;
 
  private:
   friend std::unique_ptr<Backend> create_backend(const Target& target, const nlohmann::json& params);

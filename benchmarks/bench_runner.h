@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "benchmarks/prepared_kernel.h"
+#include "benchmarks/baselines/prepared_kernel.h"
 #include "benchmarks/tessel_kernels.h"
 #include "datasets/workloads.h"
 #include "support/timing.h"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "backends/backend.h"
-#include "benchmarks/prepared_kernel.h"
+#include "benchmarks/baselines/prepared_kernel.h"
 #include "datasets/workloads.h"
 #include "ops/workload_ops.h"
 

@@ -1,4 +1,4 @@
-// The reference workloads of the TVM paper (../shared/WORKLOADS.md) as data: ResNet-18 conv2d
+// The reference workloads of the TVM paper (docs/workloads.md) as data: ResNet-18 conv2d
 // layers C1–C12, MobileNet depthwise layers D1–D9 and square GEMMs, plus the parsers for shapes
 // given on the command line. Every shape is batch-first NCHW float32. Bad names and shapes throw
 // UserError with one line saying what is wrong and what is valid.

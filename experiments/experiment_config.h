@@ -3,7 +3,7 @@
 // configurations) and runs each configuration once per seed. Keys (docs/experiments.md):
 //
 //   name: smoke                       # required; names the outputs
-//   workloads: [gemm:256, C6]         # required; ../shared/WORKLOADS.md names or shapes
+//   workloads: [gemm:256, C6]         # required; docs/workloads.md names or shapes
 //   space: template                   # schedule space plugin            (default template)
 //   strategy: [random, model_based]   # search strategy plugin           (default random)
 //   cost_model: xgboost               # cost model plugin or none        (default none)

@@ -1,4 +1,5 @@
-// NDArray storage, creation, element access by double, and comparison.
+// NDArray storage (allocated or owned elsewhere), creation, element access by double, comparison,
+// and the names of element types and devices.
 #include "runtime/ndarray.h"
 
 #include <cmath>
@@ -24,6 +25,50 @@ std::string ElementType::str() const {
     base += std::to_string(bits);
   }
   return lanes > 1 ? base + "x" + std::to_string(lanes) : base;
+}
+
+ElementType ElementType::parse(const std::string& text) {
+  auto fail = [&]() -> ElementType {
+    user_error("unknown element type '", text, "'; valid: bool, handle, int8..int64, uint8..uint64, float16..float64, ",
+               "with an optional xLANES suffix (float32x8)");
+  };
+  std::string base = text;
+  uint16_t lanes = 1;
+  size_t x = text.find('x');
+  if (x != std::string::npos) {
+    std::string count = text.substr(x + 1);
+    if (count.empty() || count.size() > 5 || count.find_first_not_of("0123456789") != std::string::npos) return fail();
+    int n = std::stoi(count);
+    if (n < 1 || n > 65535) return fail();
+    lanes = static_cast<uint16_t>(n);
+    base = text.substr(0, x);
+  }
+  if (base == "bool") return {kUInt, 1, lanes};
+  if (base == "handle") return {kHandle, 64, lanes};
+  for (auto [prefix, code] : {std::pair{"int", kInt}, std::pair{"uint", kUInt}, std::pair{"float", kFloat}}) {
+    std::string p = prefix;
+    if (base.rfind(p, 0) != 0) continue;
+    std::string bits = base.substr(p.size());
+    for (int b : {8, 16, 32, 64})
+      if (bits == std::to_string(b) && !(code == kFloat && b == 8)) return {static_cast<uint8_t>(code), static_cast<uint8_t>(b), lanes};
+  }
+  return fail();
+}
+
+std::string Device::str() const {
+  std::string name;
+  switch (type) {
+    case DeviceType::kCPU: name = "cpu"; break;
+    case DeviceType::kCUDA: name = "cuda"; break;
+    case DeviceType::kCUDAHost: name = "cuda_host"; break;
+    case DeviceType::kOpenCL: name = "opencl"; break;
+    case DeviceType::kVulkan: name = "vulkan"; break;
+    case DeviceType::kMetal: name = "metal"; break;
+    case DeviceType::kROCM: name = "rocm"; break;
+    case DeviceType::kExtDev: name = "ext_dev"; break;
+    default: name = "device_type_" + std::to_string(static_cast<int32_t>(type));
+  }
+  return name + ":" + std::to_string(id);
 }
 
 std::string shape_str(const std::vector<int64_t>& shape) {
@@ -59,13 +104,21 @@ auto dispatch_scalar(ElementType t, F&& f) {
   user_error("NDArray element type ", t.str(), " is not supported here: use a scalar int, uint, float or bool type");
 }
 
-std::shared_ptr<uint8_t> allocate_aligned(size_t nbytes) {
+std::shared_ptr<void> allocate_aligned(size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment; never ask for zero bytes.
   size_t rounded = std::max<size_t>(NDArray::kAlignment, (nbytes + NDArray::kAlignment - 1) / NDArray::kAlignment *
                                                              NDArray::kAlignment);
   void* p = std::aligned_alloc(NDArray::kAlignment, rounded);
   if (!p) user_error("NDArray: cannot allocate ", nbytes, " bytes: out of memory");
-  return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+}
+
+void check_shape_and_type(const std::vector<int64_t>& shape, ElementType dtype) {
+  for (int64_t d : shape)
+    if (d < 0) user_error("NDArray shape ", shape_str(shape), " has a negative dimension; dimensions must be >= 0");
+  if (dtype.bits == 0 || dtype.lanes == 0 || dtype.code > ElementType::kHandle)
+    user_error("NDArray element type (code ", int(dtype.code), ", bits ", int(dtype.bits), ", lanes ",
+               int(dtype.lanes), ") is not a valid type");
 }
 
 }  // namespace
@@ -76,16 +129,32 @@ int64_t NDArray::numel() const {
   return n;
 }
 
-NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype) {
-  for (int64_t d : shape)
-    if (d < 0) user_error("NDArray shape ", shape_str(shape), " has a negative dimension; dimensions must be >= 0");
-  if (dtype.bits == 0 || dtype.lanes == 0 || dtype.code > ElementType::kHandle)
-    user_error("NDArray element type (code ", int(dtype.code), ", bits ", int(dtype.bits), ", lanes ",
-               int(dtype.lanes), ") is not a valid type");
+NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype, Device device) {
+  check_shape_and_type(shape, dtype);
+  if (device.type != DeviceType::kCPU)
+    user_error("NDArray::empty: cannot allocate on ", device.str(), ": this build allocates host (cpu) memory only; ",
+               "wrap memory from the device's runtime with NDArray::from_external or from_dlpack");
   NDArray out;
   out.shape_ = std::move(shape);
   out.dtype_ = dtype;
+  out.device_ = device;
   out.storage_ = allocate_aligned(out.nbytes());
+  return out;
+}
+
+NDArray NDArray::from_external(void* data, std::vector<int64_t> shape, ElementType dtype, Device device,
+                               std::shared_ptr<void> owner) {
+  check_shape_and_type(shape, dtype);
+  if (!data) user_error("NDArray::from_external: the data pointer is null; pass the first element of the memory");
+  size_t align = static_cast<size_t>((dtype.bits + 7) / 8);
+  if (reinterpret_cast<uintptr_t>(data) % align != 0)
+    user_error("NDArray::from_external: data at ", data, " is not aligned to its ", dtype.str(), " elements (",
+               align, " bytes); kernels need element-aligned arrays: copy it into an aligned buffer");
+  NDArray out;
+  out.shape_ = std::move(shape);
+  out.dtype_ = dtype;
+  out.device_ = device;
+  out.storage_ = std::shared_ptr<void>(std::move(owner), data);  // aliasing: owns `owner`, points at data
   return out;
 }
 
@@ -119,8 +188,14 @@ NDArray NDArray::random_uniform(std::vector<int64_t> shape, ElementType dtype, u
   return out;
 }
 
+void NDArray::check_host(const char* what) const {
+  if (!device_.is_host())
+    user_error("NDArray ", what, ": the array lives on ", device_.str(), ", not in host memory; copy it to the cpu first");
+}
+
 void NDArray::check_access(ElementType requested) const {
   if (!defined()) user_error("access to the data of an undefined NDArray: create it with NDArray::empty first");
+  check_host("data access");
   if (!(requested == dtype_))
     user_error("NDArray of ", dtype_.str(), " accessed as ", requested.str(), ": use data_as with the element type");
 }
@@ -143,6 +218,7 @@ void NDArray::set_double(int64_t flat, double value) {
 
 NDArray NDArray::copy() const {
   if (!defined()) return NDArray();
+  check_host("copy");
   NDArray out = empty(shape_, dtype_);
   std::memcpy(out.data(), data(), nbytes());
   return out;

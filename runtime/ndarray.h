@@ -1,7 +1,10 @@
-// NDArray: a dense, row-major, n-dimensional array with 64-byte-aligned storage, the data that
-// compiled kernels, the reference interpreter and benchmarks exchange.
+// NDArray: a dense, row-major, n-dimensional array on a device, the data that compiled kernels,
+// the reference interpreter, benchmarks and the runtime exchange.
 //
 // Copies of an NDArray share storage (like a DLPack tensor handle); copy() makes a deep copy.
+// Storage is either allocated by NDArray (host memory, 64-byte aligned) or owned elsewhere
+// (from_external: a DLPack tensor, a mapped file), released through its owner when the last copy
+// goes. runtime/dlpack.h converts to and from DLPack without copying.
 //
 // Element types: runtime/ sits below ir/ in the layer order, so it cannot use tessel::DataType.
 // ElementType is a DLPack-style (code, bits, lanes) triple whose codes equal ir/type.h's TypeCode
@@ -17,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/device.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -42,6 +46,8 @@ struct ElementType {
   bool is_bool() const { return code == kUInt && bits == 1; }
   int bytes() const { return (bits + 7) / 8 * lanes; }
   std::string str() const;  // same spelling as DataType::str(): "float32", "int8", "bool"
+  // Inverse of str(): "float32", "int8", "uint16", "bool", "float32x8", "handle"; throws UserError.
+  static ElementType parse(const std::string& text);
   friend bool operator==(const ElementType& a, const ElementType& b) {
     return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
   }
@@ -62,8 +68,9 @@ class NDArray {
 
   NDArray() = default;  // undefined: holds nothing
 
-  // Uninitialized storage. Dimensions must be >= 0; an empty shape is a scalar.
-  static NDArray empty(std::vector<int64_t> shape, ElementType dtype);
+  // Uninitialized storage. Dimensions must be >= 0; an empty shape is a scalar. Only host memory
+  // (the CPU) can be allocated here; other devices' arrays come from their runtimes (from_external).
+  static NDArray empty(std::vector<int64_t> shape, ElementType dtype, Device device = Device::cpu());
   static NDArray zeros(std::vector<int64_t> shape, ElementType dtype);
   // Independent uniform values in [lo, hi) for floats, integers in [lo, hi] for int types (clamped
   // to the type's range), 0/1 for bool; the same seed gives the same array.
@@ -73,16 +80,24 @@ class NDArray {
   template <typename T>
   static NDArray from_vector(std::vector<int64_t> shape, const std::vector<T>& values);
 
+  // An array over memory owned elsewhere, dense and row-major, without copying. `owner` keeps the
+  // memory alive and is released when the last copy of the array goes (null: the caller keeps it
+  // alive for as long as the array is used). `data` must be aligned to the element size.
+  static NDArray from_external(void* data, std::vector<int64_t> shape, ElementType dtype, Device device,
+                               std::shared_ptr<void> owner);
+
   bool defined() const { return storage_ != nullptr; }
+  Device device() const { return device_; }
   const std::vector<int64_t>& shape() const { return shape_; }
   int ndim() const { return static_cast<int>(shape_.size()); }
   ElementType dtype() const { return dtype_; }
   int64_t numel() const;
   size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_.bytes(); }
 
+  // The first element; on a device other than the host, a pointer in that device's memory.
   void* data() { return storage_.get(); }
   const void* data() const { return storage_.get(); }
-  // Typed access; throws UserError if T is not the element type.
+  // Typed access; throws UserError if T is not the element type or the memory is not the host's.
   template <typename T>
   T* data_as() {
     check_access(ElementType::of<T>());
@@ -99,15 +114,17 @@ class NDArray {
   double get_double(int64_t flat) const;
   void set_double(int64_t flat, double value);
 
-  NDArray copy() const;
+  NDArray copy() const;  // host memory only
   // Throws UserError naming `what` unless this array has exactly this shape and type.
   void check_matches(const std::vector<int64_t>& shape, ElementType dtype, const std::string& what) const;
 
  private:
   void check_access(ElementType requested) const;
+  void check_host(const char* what) const;
   std::vector<int64_t> shape_;
   ElementType dtype_;
-  std::shared_ptr<uint8_t> storage_;
+  Device device_;
+  std::shared_ptr<void> storage_;  // points at the first element; owns the allocation or the owner
 };
 
 // The largest |a[i] - b[i]|; throws UserError if shapes or element types differ. NaN in either

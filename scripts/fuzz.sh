@@ -9,8 +9,9 @@
 # and libFuzzer's coverage (the ordinary build stays GCC). The first build compiles the library
 # once more (ccache keeps later ones short).
 # A run starts from the target's corpus, build-fuzz/corpus/NAME/, seeded from the repository
-# (fuzz/seeds/NAME.sources: globs of repository files; NAME.txt: one seed per line; NAME.jsonl:
-# a few lines per seed; NAME/: files), and uses fuzz/seeds/NAME.dict when there is one. A crash,
+# (fuzz/seeds/NAME.sources: globs of repository files, or absolute ones of installed files;
+# NAME.txt: one seed per line; NAME.jsonl: a few lines per seed; NAME/: files), and uses
+# fuzz/seeds/NAME.dict when there is one. A crash,
 # a sanitizer report, a timeout (30 s on one input) or memory beyond 4 GB fails the run with exit
 # status 1; the input that caused it is saved under build-fuzz/artifacts/NAME/ and the command
 # to reproduce it is printed.
@@ -43,8 +44,10 @@ seed_corpus() {
   if [ -f "$seeds.sources" ]; then
     local pattern file
     while read -r pattern; do
-      case $pattern in ''|'#'*) continue ;; esac
-      for file in "$root"/$pattern; do [ -f "$file" ] && cp "$file" "$corpus/seed_$(basename "$file")"; done
+      case $pattern in ''|'#'*) continue ;; /*) ;; *) pattern=$root/$pattern ;; esac
+      for file in $pattern; do
+        [ -f "$file" ] && cp "$file" "$corpus/seed_$(printf '%s' "${file#"$root"/}" | tr -c 'A-Za-z0-9._-' '_')"
+      done
     done < "$seeds.sources"
   fi
   [ -f "$seeds.txt" ] && awk -v dir="$corpus" '{ printf "%s", $0 > (dir "/seed_line" NR); close(dir "/seed_line" NR) }' "$seeds.txt"
@@ -83,7 +86,7 @@ case ${1:-} in
   build) configure_and_build ;;
   list) targets ;;
   --no-build) shift; [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }; run "$@" ;;
-  ''|-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  ''|-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   *) [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }
      targets | grep -qx "$1" || { echo "fuzz.sh: no target '$1'; targets: $(targets | tr '\n' ' ')" >&2; exit 2; }
      configure_and_build; run "$@" ;;

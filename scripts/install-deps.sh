@@ -7,10 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   llvm-14-dev libzstd-dev zlib1g-dev libtinfo-dev libedit-dev libffi-dev libxml2-dev
   libdnnl-dev libopenblas-dev ocl-icd-opencl-dev opencl-headers
-  catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev
+  catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev libdlpack-dev
   python3-matplotlib
   clang-14 libclang-rt-14-dev
   libxgboost-dev libtorch-dev
+  libonnx-dev libonnx-testdata libprotobuf-dev libboost-graph-dev
+  python3-torch python3-torchvision python3-onnx
 )
 
 missing=()

@@ -14,7 +14,7 @@
 
 #include "search/measure/measure_source.h"
 #include "search/records/trial_record.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

@@ -2,7 +2,7 @@
 #include "search/strategy_factory.h"
 
 #include "costmodels/cost_model.h"
-#include "search/transfer.h"
+#include "search/strategies/transfer.h"
 #include "support/error.h"
 #include "support/registry.h"
 

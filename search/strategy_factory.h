@@ -20,7 +20,7 @@
 //  - `seed` seeds the strategy and the cost model; a "seed" inside strategy_params or
 //    cost_model_params is overridden by it, so one number repeats the whole run.
 //  - transfer_from, when not empty, names a records database (search/records) whose trials of OTHER
-//    workloads in the same space become prior training data of the cost model (search/transfer.h).
+//    workloads in the same space become prior training data of the cost model (search/strategies/transfer.h).
 //    The file is opened and checked here; the data is loaded when the strategy is bound to its
 //    task. Ignored, like the cost model, by strategies without one.
 #pragma once

@@ -29,7 +29,7 @@
 #include "search/records/records_db.h"
 #include "search/selection.h"
 #include "search/strategies/search_strategy.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

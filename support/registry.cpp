@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace tessel {
 
@@ -394,6 +395,18 @@ std::string plugin_label(const std::string& name, const nlohmann::json& params) 
       if (key != "seed")
         inside += (inside.empty() ? "" : ",") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
   return inside.empty() ? name : name + "{" + inside + "}";
+}
+
+nlohmann::json parse_param_assignments(const std::vector<std::string>& given, const std::string& option) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const std::string& kv : given) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
+    std::string key = kv.substr(0, eq);
+    if (params.contains(key)) user_error(option, " gives '", key, "' twice; give each parameter once");
+    params[key] = typed_scalar(kv.substr(eq + 1));  // typed as in experiment configs
+  }
+  return params;
 }
 
 }  // namespace tessel

@@ -103,6 +103,13 @@ class PluginParams {
 // their seed separately).
 std::string plugin_label(const std::string& name, const nlohmann::json& params);
 
+// Parameters written on the command line, "name=value" each (tune's --param, lower's --pass):
+// a JSON object whose values are typed as in experiment configs (support/limits.h typed_scalar:
+// decimal integers, numbers, booleans, else strings); the registry then checks them like any
+// others. An entry without a name and '=', or a name given twice (as a key repeated in a config),
+// is a UserError naming `option`.
+nlohmann::json parse_param_assignments(const std::vector<std::string>& given, const std::string& option);
+
 // Every registered plugin of every kind, for listing (`tessel plugins`).
 std::vector<PluginInfo> all_plugins();
 // Adds a plugin to the catalogue. A second plugin of the same kind and name is refused (returns

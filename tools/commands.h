@@ -7,8 +7,9 @@ namespace tessel::tools {
 // `tessel plugins [--json]`: every registered plugin with kind, description and parameters.
 void add_plugins_command(CLI::App& app);
 
-// `tessel lower <op> --shape ... [--schedule default|naive] [--emit loops|c|llvm|asm]`: prints
-// the lowered loop program (or generated code) of an operator under a schedule.
+// `tessel lower <op> --shape ... [--schedule default|naive] [--emit loops|c|llvm|asm] [--target T]
+// [--pass NAME[:k=v,...]] [--print-after NAME] [--print-after-all]`: prints the lowered loop program
+// (or generated code) of an operator under a schedule, lowered for a target through its pipeline.
 void add_lower_command(CLI::App& app);
 
 // `tessel tune --workload W [--space S] [--strategy S] [--trials N] [--db FILE] [--json] ...`:

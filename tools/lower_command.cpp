@@ -1,5 +1,8 @@
 // `tessel lower`: prints the loop program (or the generated code) of a library operator on a
-// workload, under its default schedule or the naive one (no primitives applied).
+// workload, under its default schedule or the naive one (no primitives applied), lowered for a
+// target (which this machine need not be able to run) through the target's pipeline, with plugin
+// passes added and the IR shown after the passes asked for.
+#include <algorithm>
 #include <iostream>
 
 #include "backends/backend.h"
@@ -8,17 +11,20 @@
 #include "ops/workload_ops.h"
 #include "passes/lower/lower.h"
 #include "support/error.h"
-#include "support/registry.h"
 #include "tools/commands.h"
 #include "tools/number_option.h"
+#include "tools/target_option.h"
 
 namespace tessel::tools {
 
 namespace {
 
 struct LowerArgs {
-  std::string op, shape, workload, schedule = "default", emit = "loops";
+  std::string op, shape, workload, schedule = "default", emit = "loops", target = "llvm_cpu";
   int64_t n = 0;
+  std::vector<std::string> passes;       // plugin passes, NAME[:key=value,...]
+  std::vector<std::string> print_after;  // pass names
+  bool print_after_all = false, print_pipeline = false;
 };
 
 template <typename Shape>
@@ -55,18 +61,51 @@ Schedule schedule_for(const ops::OpInstance& op, const std::string& which) {
   user_error("unknown schedule '", which, "'; valid: default, naive");
 }
 
+// The same CPU description under another CPU kind: the back end that offers an --emit format.
+Target with_kind(const Target& target, const std::string& kind) {
+  return Target::parse(kind + target.str().substr(target.kind().size()));
+}
+
+// The code of `func` in `format` (checked before lowering, so a bad one fails first). A CPU
+// target's C comes from c_source and its LLVM IR and assembly from llvm_cpu, for the target's ISA;
+// other targets' formats are their own back end's.
+std::string emitted(const LoweredFunc& func, const std::string& format, const Target& target) {
+  if (format == "loops") return to_string(func) + "\n";
+  if (!target.is_cpu()) return create_backend(target)->emit(func, format);
+  return create_backend(with_kind(target, format == "c" ? "c_source" : "llvm_cpu"))->emit(func, format);
+}
+
+void check_emit_format(const std::string& format) {
+  const std::vector<std::string> valid = {"loops", "c", "llvm", "asm"};
+  if (std::find(valid.begin(), valid.end(), format) == valid.end())
+    user_error("unknown --emit format '", format, "'; valid: ", join_list(valid));
+}
+
+// Prints the IR after the passes --print-after and --print-after-all ask for, each under a line
+// naming the pass; names not in the pipeline are refused with the valid ones.
+PassObserver ir_printer(const LowerArgs& args, const LoweringPipeline& pipeline) {
+  std::vector<std::string> valid = pipeline.pass_names();
+  for (const std::string& name : args.print_after)
+    if (std::find(valid.begin(), valid.end(), name) == valid.end())
+      user_error("--print-after: no pass '", name, "' in the ", pipeline.name(), " pipeline; valid: ", join_list(valid));
+  if (!args.print_after_all && args.print_after.empty()) return nullptr;
+  return [all = args.print_after_all, names = args.print_after](Phase phase, const Pass& pass, const Stmt& ir) {
+    if (!all && std::find(names.begin(), names.end(), pass.name) == names.end()) return;
+    std::cout << "// IR after " << pass.name << " (" << phase_name(phase) << ")\n" << to_string(ir) << "\n";
+  };
+}
+
 void print_lowered(const LowerArgs& args) {
+  check_emit_format(args.emit);
+  Target target = Target::parse(args.target);
+  LowerOptions options;
+  for (const std::string& text : args.passes) options.extra_passes.push_back(parse_pass_request(text));
+  LoweringPipeline pipeline = lowering_pipeline(target, options.extra_passes);
+  if (args.print_pipeline) std::cout << "// the " << pipeline.name() << " lowering pipeline\n" << pipeline.describe() << "\n";
+  options.after_each_pass = ir_printer(args, pipeline);
   ops::OpInstance op = instance_for(args);
-  LoweredFunc func = lower(schedule_for(op, args.schedule), op.args(), args.op);
-  if (args.emit == "loops") {
-    std::cout << to_string(func) << "\n";
-  } else if (args.emit == "c") {
-    std::cout << Registry<Backend>::instance().create("c_source")->emit(func, "c");
-  } else if (args.emit == "llvm" || args.emit == "asm") {
-    std::cout << Registry<Backend>::instance().create("llvm_cpu")->emit(func, args.emit);
-  } else {
-    user_error("unknown --emit format '", args.emit, "'; valid: loops, c, llvm, asm");
-  }
+  LoweredFunc func = lower(schedule_for(op, args.schedule), op.args(), args.op, target, options);
+  std::cout << emitted(func, args.emit, target);
 }
 
 }  // namespace
@@ -79,7 +118,14 @@ void add_lower_command(CLI::App& app) {
   cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P");
   cmd->add_option("--workload", args->workload, "C1..C12 or D1..D9");
   cmd->add_option("--schedule", args->schedule, "default or naive")->capture_default_str();
-  cmd->add_option("--emit", args->emit, "loops, c, llvm or asm")->capture_default_str();
+  cmd->add_option("--emit", args->emit, "loops, c, llvm or asm (c, llvm and asm for the target's ISA)")
+      ->capture_default_str();
+  add_target_option(cmd, args->target);
+  cmd->add_option("--pass", args->passes, "plugin pass NAME[:key=value,...] added to the pipeline (repeatable)");
+  cmd->add_option("--print-after", args->print_after, "print the IR after the pass NAME (repeatable or comma list)")
+      ->delimiter(',');
+  cmd->add_flag("--print-after-all", args->print_after_all, "print the IR after every pass, under its name");
+  cmd->add_flag("--print-pipeline", args->print_pipeline, "print the passes of the pipeline, phase by phase, first");
   cmd->callback([args] { print_lowered(*args); });
 }
 

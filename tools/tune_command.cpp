@@ -41,26 +41,12 @@ struct TuneArgs {
   int first_lines = 24;
 };
 
-// "key=value" → {key: value}, the value typed as in experiment configs (support/limits.h
-// typed_scalar); a key given twice is refused, as a key repeated in a config is.
-nlohmann::json parse_params(const std::vector<std::string>& given, const char* option) {
-  nlohmann::json params = nlohmann::json::object();
-  for (const std::string& kv : given) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
-    std::string key = kv.substr(0, eq);
-    if (params.contains(key)) user_error(option, " gives '", key, "' twice; give each parameter once");
-    params[key] = typed_scalar(kv.substr(eq + 1));
-  }
-  return params;
-}
-
 search::StrategyChoice strategy_choice(const TuneArgs& args) {
   search::StrategyChoice choice;
   choice.strategy = args.strategy;
-  choice.strategy_params = parse_params(args.params, "--param");
+  choice.strategy_params = parse_param_assignments(args.params, "--param");
   choice.cost_model = args.cost_model;
-  choice.cost_model_params = parse_params(args.cost_model_params, "--cost-model-param");
+  choice.cost_model_params = parse_param_assignments(args.cost_model_params, "--cost-model-param");
   choice.seed = args.seed;
   choice.transfer_from = args.transfer_from;
   return choice;
@@ -84,7 +70,7 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
   options.measure.backend = args.backend;
-  options.measure.backend_params = parse_params(args.backend_params, "--backend-param");
+  options.measure.backend_params = parse_param_assignments(args.backend_params, "--backend-param");
   Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring
   options.select.candidates = args.select;
   options.plugin_time_limit_s = args.plugin_timeout_s;

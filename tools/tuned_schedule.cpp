@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "ops/build.h"
-#include "search/task.h"
+#include "search/task/task.h"
 #include "support/error.h"
 
 namespace tessel::tools {

@@ -4,8 +4,8 @@
 // reexec_with_benchmark_environment (benchmarks/bench_environment.h), so OpenBLAS runs without the
 // machine's presets.
 #pragma once
+#include "search/spaces/workload_spec.h"
 #include "search/tuner.h"
-#include "search/workload_spec.h"
 
 namespace tessel::tools {
 

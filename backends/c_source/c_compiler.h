@@ -1,8 +1,10 @@
-// Compiles a C translation unit into a shared library with the system C compiler and loads it.
+// Compiles C translation units into one shared library with the system C compiler and loads it as
+// a module (runtime/module.h), its metadata compiled in as the tessel_module_info string.
 #pragma once
-#include <memory>
 #include <string>
 #include <vector>
+
+#include "runtime/module.h"
 
 namespace tessel::c_source {
 
@@ -14,28 +16,21 @@ struct CCompilerOptions {
   std::vector<std::string> isa_flags;  // after -march: caps the instruction set to the target's
 };
 
-// A loaded shared library; unloaded when the last handle goes.
-class LoadedLibrary {
- public:
-  explicit LoadedLibrary(void* handle) : handle_(handle) {}
-  ~LoadedLibrary();
-  LoadedLibrary(const LoadedLibrary&) = delete;
-  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
-  // The address of an exported symbol; throws UserError if it is missing.
-  void* symbol(const std::string& name) const;
-
- private:
-  void* handle_;
+struct CSourceUnit {
+  std::string stem;    // file name without .c; names the file in compiler messages
+  std::string source;
 };
 
-// The compiler command line for `source_path` -> `library_path`.
-std::vector<std::string> compile_command(const CCompilerOptions& options, const std::string& source_path,
+// The compiler command line for `source_paths` -> `library_path`.
+std::vector<std::string> compile_command(const CCompilerOptions& options, const std::vector<std::string>& source_paths,
                                          const std::string& library_path);
 
-// Writes `source` to a fresh temporary directory, compiles and loads it. The directory is removed
-// after a successful load; on failure it is kept, and the UserError shows the compiler's
-// diagnostics and the path of the generated file.
-std::shared_ptr<LoadedLibrary> compile_and_load(const std::string& source, const std::string& stem,
-                                                const CCompilerOptions& options);
+// Writes the units and a unit defining the metadata to a fresh temporary directory, compiles them
+// into one shared library and loads it. The directory is removed after a successful load; on
+// failure it is kept, and the UserError shows the compiler's diagnostics and the generated files.
+Module compile_module(const std::vector<CSourceUnit>& units, const ModuleInfo& info, const CCompilerOptions& options);
+
+// `text` as a C string literal, escaped (the metadata unit's content).
+std::string c_string_literal(const std::string& text);
 
 }  // namespace tessel::c_source

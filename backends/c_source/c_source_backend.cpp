@@ -1,4 +1,4 @@
-// The c_source back end: code generation, compilation, and the plugin registration.
+// The c_source back end: code generation, compilation into a module, and the plugin registration.
 #include "backends/c_source/c_source_backend.h"
 
 #include "backends/c_source/c_codegen.h"
@@ -9,20 +9,6 @@ namespace tessel {
 
 namespace {
 
-// A kernel in a dlopen'ed library, called through its NAME_packed(void* const*) wrapper.
-class CSourceFunction : public CompiledFunction {
- public:
-  CSourceFunction(LoweredFunc func, std::shared_ptr<c_source::LoadedLibrary> library, const std::string& symbol)
-      : CompiledFunction(std::move(func)), library_(std::move(library)),
-        entry_(reinterpret_cast<void (*)(void* const*)>(library_->symbol(symbol))) {}
-
-  void call(void* const* args) const override { entry_(args); }
-
- private:
-  std::shared_ptr<c_source::LoadedLibrary> library_;
-  void (*entry_)(void* const*);
-};
-
 // Compiler flags that hold -march=native code below the host's instruction set, to the target's.
 std::vector<std::string> isa_ceiling_flags(CpuIsa isa) {
   if (isa >= host_cpu().isa) return {};
@@ -32,15 +18,20 @@ std::vector<std::string> isa_ceiling_flags(CpuIsa isa) {
 
 }  // namespace
 
-std::unique_ptr<CompiledFunction> CSourceBackend::compile(const LoweredFunc& func) const {
+Module CSourceBackend::build(const std::vector<BuildInput>& functions) const {
+  check_build_inputs(functions);
   Target t = target();
-  t.check_runs_here("the c_source back end");
   c_source::CCompilerOptions options = options_;
   options.isa_flags = isa_ceiling_flags(t.cpu().isa);
-  std::string source = c_source::generate_c(func);
-  std::string name = c_source::c_function_name(func);
-  auto library = c_source::compile_and_load(source, name, options);
-  return std::make_unique<CSourceFunction>(func, std::move(library), name + "_packed");
+  ModuleInfo info{t.str(), {}};
+  std::vector<c_source::CSourceUnit> units;
+  for (const BuildInput& input : functions) {
+    const LoweredFunc& func = input.lowered();
+    std::string name = c_source::c_function_name(func);
+    units.push_back({name, c_source::generate_c(func)});
+    info.functions.push_back(function_info(func, name + "_packed"));
+  }
+  return c_source::compile_module(units, info, options);
 }
 
 std::string CSourceBackend::emit(const LoweredFunc& func, const std::string& format) const {

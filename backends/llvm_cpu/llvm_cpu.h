@@ -1,10 +1,12 @@
-// The LLVM CPU back end: compiles lowered functions for a CPU target with LLVM 14, either into a
-// JIT-compiled kernel (the "llvm_cpu" Backend plugin) or into files (object file, shared library)
-// and text for inspection (LLVM IR, assembly).
+// The LLVM CPU back end: compiles lowered functions for a CPU target with LLVM 14 into modules of
+// object code (the "llvm_cpu" Backend plugin; JIT-linked in this process or exported as shared
+// libraries: backends/llvm_cpu/object_module.h), into files (object file, shared library) and
+// into text for inspection (LLVM IR, assembly).
 //
 // A compiled function `f` exports `void f(T0*, T1*, ...)` and `void f_packed(void** args)`; both
 // take the arguments in LoweredFunc::args order. Parallel loops call tessel_parallel_for
-// (runtime/thread_pool.h), so a shared library must be loaded into a process that has libtessel.
+// (runtime/thread_pool.h), so a shared library must be loaded into a process that links
+// libtessel_runtime.so.
 #pragma once
 #include <memory>
 #include <string>
@@ -23,8 +25,7 @@ class LlvmCpuBackend : public Backend {
  public:
   explicit LlvmCpuBackend(LlvmCpuOptions options = {}) : options_(options) {}
   std::string name() const override { return "llvm_cpu"; }
-  // Throws UserError for a target this machine cannot run.
-  std::unique_ptr<CompiledFunction> compile(const LoweredFunc& func) const override;
+  Module build(const std::vector<BuildInput>& functions) const override;
   // Formats: "llvm" (optimized LLVM IR) and "asm" (assembly for the target, which may be one this
   // machine cannot run).
   std::string emit(const LoweredFunc& func, const std::string& format) const override;
@@ -40,7 +41,8 @@ std::string emit_llvm_ir(const LoweredFunc& func, const LlvmCpuOptions& options 
 std::string emit_assembly(const LoweredFunc& func, const LlvmCpuOptions& options = {});
 // A position-independent ELF object file at `path`.
 void write_object_file(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options = {});
-// A shared library at `path`, linked from the object file with the system C compiler (`cc`).
+// A shared library at `path` holding the function as a module (runtime/module.h: load_module runs
+// it), linked from the object file with the system linker (`ld`).
 void write_shared_library(const LoweredFunc& func, const std::string& path, const LlvmCpuOptions& options = {});
 
 }  // namespace tessel

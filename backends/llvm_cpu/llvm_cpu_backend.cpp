@@ -1,8 +1,8 @@
-// The "llvm_cpu" Backend plugin: JIT compilation for a CPU target (the host unless create_backend gives
-// another), plus LLVM IR and assembly
-// through emit().
-#include "backends/llvm_cpu/jit.h"
+// The "llvm_cpu" Backend plugin: modules of object code for a CPU target (the host unless
+// create_backend gives another), JIT-linked in this process or exported as shared libraries
+// (backends/llvm_cpu/object_module.h), plus LLVM IR and assembly through emit().
 #include "backends/llvm_cpu/llvm_cpu.h"
+#include "backends/llvm_cpu/object_module.h"
 #include "support/error.h"
 #include "support/registry.h"
 
@@ -14,10 +14,9 @@ LlvmCpuOptions LlvmCpuBackend::options_for_target() const {
   return options;
 }
 
-std::unique_ptr<CompiledFunction> LlvmCpuBackend::compile(const LoweredFunc& func) const {
-  LlvmCpuOptions options = options_for_target();
-  options.target.check_runs_here("the llvm_cpu back end");
-  return llvm_cpu::jit_compile(func, options);
+Module LlvmCpuBackend::build(const std::vector<BuildInput>& functions) const {
+  check_build_inputs(functions);
+  return llvm_cpu::build_module(functions, options_for_target());
 }
 
 std::string LlvmCpuBackend::emit(const LoweredFunc& func, const std::string& format) const {

@@ -5,7 +5,7 @@
 //
 // Debian's oneDNN runs on OpenMP (libgomp); its thread count is set with omp_set_num_threads.
 #pragma once
-#include "benchmarks/prepared_kernel.h"
+#include "benchmarks/baselines/prepared_kernel.h"
 #include "datasets/workloads.h"
 
 namespace tessel {

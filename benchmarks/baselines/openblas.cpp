@@ -1,4 +1,4 @@
-// The OpenBLAS GEMM baseline and the re-execution that frees OpenBLAS from the machine's presets.
+// The OpenBLAS GEMM baseline and the environment settings it reads when it loads.
 #include "benchmarks/baselines/openblas.h"
 
 #include <cblas.h>
@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <memory>
 #include <vector>
-
-#include "benchmarks/bench_environment.h"
 
 namespace tessel {
 
@@ -52,10 +50,6 @@ bool stop_openblas_idle_spinning() {
   if (std::getenv("OPENBLAS_THREAD_TIMEOUT")) return false;
   setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);  // the smallest OpenBLAS accepts: 2^4 cycles
   return true;
-}
-
-void reexec_without_openblas_presets(char** argv) {
-  if (clear_openblas_presets()) reexec_self(argv);
 }
 
 }  // namespace tessel

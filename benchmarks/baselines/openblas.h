@@ -2,12 +2,12 @@
 //
 // OpenBLAS picks its kernels when the library loads, from OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE if
 // they are set; these machines preset them to Haswell (AVX2), which makes OpenBLAS 1.5–2× slower
-// than it is here (see WORKLOADS.md). A benchmark therefore re-executes itself without them before
+// than it is here (see docs/workloads.md). A benchmark therefore re-executes itself without them before
 // it measures anything, and reports the kernel OpenBLAS chose.
 #pragma once
 #include <string>
 
-#include "benchmarks/prepared_kernel.h"
+#include "benchmarks/baselines/prepared_kernel.h"
 #include "datasets/workloads.h"
 
 namespace tessel {
@@ -27,10 +27,5 @@ bool clear_openblas_presets();
 // other side of a comparison, run right after, by up to 1.8× here; OpenBLAS's own speed is
 // unchanged. True if the environment changed; read when the library loads, like the presets.
 bool stop_openblas_idle_spinning();
-
-// If OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE is set, unsets them and replaces this process by a fresh
-// run of the same program with the same arguments; otherwise returns. argv must be main's argv.
-// Throws InternalError if the re-execution fails.
-void reexec_without_openblas_presets(char** argv);
 
 }  // namespace tessel

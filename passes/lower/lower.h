@@ -1,8 +1,12 @@
-// Lowering: from a schedule to the flat loop program the back ends compile.
+// Lowering: from a schedule to the flat loop program the back ends compile, through the lowering
+// pipeline of the target (passes/lower/pipeline.h; the CPU one is passes/lower/cpu_pipeline.cpp).
 //
 //   Schedule s = create_schedule({C});
 //   ... primitives ...
-//   LoweredFunc f = lower(s, {A, B, C}, "gemm");
+//   LoweredFunc f = lower(s, {A, B, C}, "gemm");                       // for the host CPU
+//   LoweredFunc g = lower(s, {A, B, C}, "gemm", Target::parse("llvm_cpu -isa=avx512"),
+//                         {.extra_passes = {{"my_pass", nullptr}},
+//                          .after_each_pass = [](Phase, const Pass& p, const Stmt& ir) { ... }});
 //
 // Contract with the back ends: the body of the result contains only For (Serial or Parallel),
 // Store, Allocate (Local buffers with constant sizes), IfThenElse, Seq and LetStmt statements;
@@ -10,13 +14,17 @@
 // Load and Store with at most 64 lanes. Parallel loops may contain Allocates, which are then
 // per-iteration (thread-private) storage. Arguments are Global buffers holding whole tensors,
 // row-major, in the order given; all index arithmetic is int32 and never overflows for tensors
-// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop.
+// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop. Plugin passes
+// share the duty: one added at the end of a phase leaves the IR in the form that phase promises
+// (lower_pass.h), at the end of finalize this contract.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "ir/schedule.h"
 #include "ir/stmt.h"
+#include "passes/lower/pipeline.h"
+#include "target/target.h"
 
 namespace tessel {
 
@@ -27,6 +35,20 @@ namespace tessel {
 // a stage read outside the loop it is computed at), for arguments that are not part of the
 // schedule or are given twice, and for tensors read but neither computed nor passed.
 LoweredFunc lower(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name);
+
+// What lowering can be asked for besides the target.
+struct LowerOptions {
+  // Plugin passes (kind "lower_pass") added to the target's pipeline, each at the end of its phase.
+  std::vector<PassRequest> extra_passes;
+  // Called after every pass with the IR it produced (tessel lower --print-after).
+  PassObserver after_each_pass;
+};
+
+// Lowers for `target` through its pipeline (lowering_pipeline(target, options.extra_passes)); the
+// overload above is this for the host CPU. Throws UserError as above, for a target kind without a
+// pipeline, and for unknown plugin passes or bad parameters.
+LoweredFunc lower(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name,
+                  const Target& target, const LowerOptions& options = {});
 
 // The loop program before storage flattening (Realize/Provide/TensorRead, loop kinds as
 // scheduled): what bound inference and schedule_ops produce, for inspection and tests.

@@ -1,28 +1,17 @@
-// Parallel compilation and sandboxed measurement of configurations (search/measure/measurer.h).
+// Building and sandboxed measurement of configurations (search/measure/measurer.h).
 #include "search/measure/measurer.h"
 
-#include <atomic>
 #include <cfloat>
-#include <chrono>
-#include <thread>
 
 #include "backends/backend.h"
-#include "passes/lower/lower.h"
 #include "runtime/thread_pool.h"
+#include "search/measure/sandbox_runner.h"
 #include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel::search {
 
-struct Measurer::Compiled {
-  std::unique_ptr<CompiledFunction> kernel;
-  double compile_s = 0;
-  std::string error;  // why it did not compile
-};
-
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 void check_options(const MeasureOptions& o) {
   if (o.repeats < 1) user_error("measure: repeats must be >= 1, got ", o.repeats);
@@ -30,6 +19,15 @@ void check_options(const MeasureOptions& o) {
   if (!(o.timeout_s > 0)) user_error("measure: timeout must be > 0 s, got ", o.timeout_s);
   if (o.threads < 1) user_error("measure: threads must be >= 1, got ", o.threads);
   if (o.compile_threads < 1) user_error("measure: compile threads must be >= 1, got ", o.compile_threads);
+}
+
+// The back end the options name, for their target if they give one.
+std::unique_ptr<Backend> make_backend(const MeasureOptions& o) {
+  if (!o.target) return Registry<Backend>::instance().create(o.backend, o.backend_params);
+  if (o.target->kind() != o.backend)
+    user_error("measure: the target '", o.target->str(), "' is for the back end '", o.target->kind(),
+               "', not '", o.backend, "'");
+  return create_backend(*o.target, o.backend_params);
 }
 
 }  // namespace
@@ -50,56 +48,41 @@ double result_tolerance(int64_t reduction_size) {
 
 Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), options_(std::move(options)) {
   check_options(options_);
-  // An unknown back end or parameter fails here, listing the valid ones.
-  PluginParams(Registry<Backend>::instance().info(options_.backend), options_.backend_params);
+  builder_ = std::make_unique<Builder>(task_, make_backend(options_), options_.compile_threads);
   Program program = task_.schedule_template().default_program();
   uint64_t seed = options_.input_seed;
   for (const Tensor& input : program.inputs)
     inputs_.push_back(NDArray::random_uniform(input.shape(), input.dtype(), seed++));
   set_num_threads(options_.threads);
-  auto kernel = Registry<Backend>::instance().create(options_.backend, options_.backend_params)->compile(task_.lower_default_program());
+  auto kernel = make_backend(options_)->compile(task_.lower_default_program());
   reference_ = NDArray::empty(program.output.shape(), program.output.dtype());
   std::vector<void*> args;
   for (NDArray& in : inputs_) args.push_back(in.data());
   args.push_back(reference_.data());
   kernel->call(args.data());
+  RunOptions run{options_.warmup, options_.repeats, options_.timeout_s, options_.threads,
+                 result_tolerance(task_.workload().reduction_size())};
+  runner_ = std::make_unique<SandboxRunner>(inputs_, reference_, run);
 }
 
-std::vector<Measurer::Compiled> Measurer::compile_all(const std::vector<Config>& configs) const {
-  std::vector<Compiled> compiled(configs.size());
-  auto backend = Registry<Backend>::instance().create(options_.backend, options_.backend_params);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < configs.size();) {
-      auto start = Clock::now();
-      try {
-        compiled[i].kernel = backend->compile(task_.lower(configs[i]));
-      } catch (const std::exception& e) {
-        compiled[i].error = e.what();
-      }
-      compiled[i].compile_s = std::chrono::duration<double>(Clock::now() - start).count();
-    }
-  };
-  std::vector<std::thread> workers;
-  size_t count = std::min<size_t>(options_.compile_threads, configs.size());
-  for (size_t w = 0; w < count; ++w) workers.emplace_back(work);
-  for (std::thread& t : workers) t.join();  // every compilation ends before the sandbox forks
-  return compiled;
-}
+Measurer::~Measurer() = default;
 
 std::vector<MeasureResult> Measurer::measure(const std::vector<Config>& configs) const {
-  std::vector<Compiled> compiled = compile_all(configs);
-  std::vector<const CompiledFunction*> kernels;
-  for (const Compiled& c : compiled) kernels.push_back(c.kernel.get());
-  SandboxOptions sandbox_options{options_.warmup, options_.repeats, options_.timeout_s, options_.threads,
-                                 result_tolerance(task_.workload().reduction_size())};
-  std::vector<MeasureResult> results = Sandbox(inputs_, reference_, sandbox_options).run(kernels);
-  for (size_t i = 0; i < results.size(); ++i) {
-    results[i].compile_s = compiled[i].compile_s;
-    if (!compiled[i].kernel) {
+  std::vector<BuildResult> built = builder_->build(configs);
+  std::vector<runner::KernelRef> kernels;
+  for (const BuildResult& b : built)
+    if (b.ok()) kernels.push_back(b.artifact);
+  std::vector<MeasureResult> measured = runner_->run(kernels);
+  builder_->discard(built);
+  std::vector<MeasureResult> results(configs.size());
+  for (size_t i = 0, k = 0; i < built.size(); ++i) {
+    if (built[i].ok()) {
+      results[i] = std::move(measured[k++]);
+    } else {
       results[i].status = TrialStatus::CompileError;
-      results[i].error = compiled[i].error;
+      results[i].error = built[i].error;
     }
+    results[i].compile_s = built[i].compile_s;
   }
   return results;
 }

@@ -1,6 +1,6 @@
-// Measures configurations of a task on this machine: lowers and compiles a batch of candidates
-// in parallel (std::thread workers; the back end's compile is thread-safe), then runs them in the
-// sandbox (sandbox.h) against the reference output.
+// Measures configurations of a task on this machine, in two steps: a Builder (builder.h) builds
+// each candidate in parallel into an exported module, then a SandboxRunner (sandbox_runner.h)
+// loads and times the batch in a fresh child process against the reference output.
 //
 // The inputs are uniform random arrays from a fixed seed, made once per task; the reference is
 // the output of the operator's default schedule from ops/ on them, computed once in this process.
@@ -10,16 +10,20 @@
 //
 // It is the "hardware" measure source of measure_source.h.
 #pragma once
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "runtime/ndarray.h"
+#include "search/measure/builder.h"
 #include "search/measure/measure_result.h"
 #include "search/measure/measure_source.h"
-#include "search/measure/sandbox.h"
-#include "search/task.h"
+#include "search/measure/runner.h"
+#include "search/task/task.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
@@ -28,10 +32,11 @@ struct MeasureOptions {
   int repeats = 5;
   double timeout_s = 10;
   int threads = 2;          // kernel worker threads
-  int compile_threads = 2;  // parallel compilations
+  int compile_threads = 2;  // parallel builds
   uint64_t input_seed = 2018;
   std::string backend = "llvm_cpu";
-  nlohmann::json backend_params = nullptr;  // the back end's plugin parameters (null: its defaults)
+  nlohmann::json backend_params = nullptr;  // the back end plugin's parameters (registry-checked)
+  std::optional<Target> target;             // what to build for (kind: `backend`); unset: the host
 };
 
 // The back end in a run's label, so that runs whose code was generated differently never resume
@@ -48,6 +53,7 @@ class Measurer : public MeasureSource {
  public:
   // Builds the inputs and the reference; throws UserError for bad options.
   Measurer(const Task& task, MeasureOptions options);
+  ~Measurer() override;
 
   std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override;
   std::string name() const override { return "hardware"; }
@@ -56,13 +62,12 @@ class Measurer : public MeasureSource {
   const std::vector<NDArray>& inputs() const { return inputs_; }
 
  private:
-  struct Compiled;
-  std::vector<Compiled> compile_all(const std::vector<Config>& configs) const;
-
   const Task& task_;
   MeasureOptions options_;
   std::vector<NDArray> inputs_;
   NDArray reference_;
+  std::unique_ptr<Builder> builder_;
+  std::unique_ptr<Runner> runner_;
 };
 
 }  // namespace tessel::search

@@ -9,7 +9,7 @@
 #pragma once
 #include "search/measure/measure_source.h"
 #include "search/replay/recorded_set.h"
-#include "search/task.h"
+#include "search/task/task.h"
 
 namespace tessel::search {
 

@@ -15,7 +15,7 @@
 
 #include "ir/schedule.h"
 #include "search/spaces/config_space.h"
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 
 namespace tessel::search {
 

@@ -1,6 +1,6 @@
 // The "model_based" strategy: AutoTVM's search ("Learning to Optimize Tensor Programs", §3–4).
 // After each measured batch the cost model is refitted on every configuration measured so far
-// (failures count 0 throughput) plus any transfer data (search/transfer.h); then parallel
+// (failures count 0 throughput) plus any transfer data (search/strategies/transfer.h); then parallel
 // simulated-annealing chains walk the knob space scored by the model, and the next batch is taken
 // from the best-scored unmeasured points they met, with diversity and ε-greedy exploration.
 //
@@ -34,7 +34,7 @@
 
 #include "costmodels/features.h"
 #include "search/strategies/search_strategy.h"
-#include "search/transfer.h"
+#include "search/strategies/transfer.h"
 #include "support/error.h"
 #include "support/limits.h"
 #include "support/registry.h"

@@ -11,7 +11,7 @@
 // The cost-model hook: a strategy that ranks candidates with a learned model (model_based)
 // overrides uses_cost_model() to return true, and is then given its model with set_cost_model()
 // and, optionally, prior training data of other workloads with set_transfer_source()
-// (search/transfer.h), both before bind(). search/strategy_factory.h does this wiring; strategies
+// (search/strategies/transfer.h), both before bind(). search/strategy_factory.h does this wiring; strategies
 // that do not use a model are never given one.
 //
 //   auto s = Registry<SearchStrategy>::instance().create("random", {{"seed", 3}});
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "costmodels/cost_model.h"
-#include "search/task.h"
+#include "search/task/task.h"
 #include "support/registry.h"
 
 namespace tessel::search {

@@ -24,7 +24,7 @@ std::string user_error_of(const std::function<void()>& bad_call) {
 
 }  // namespace
 
-TEST_CASE("ResNet-18 conv2d table holds C1..C12 as in WORKLOADS.md", "[workloads]") {
+TEST_CASE("ResNet-18 conv2d table holds C1..C12 as in docs/workloads.md", "[workloads]") {
   const auto& table = resnet18_conv2d_workloads();
   REQUIRE(table.size() == 12);
   CHECK(table.front().name == "C1");
@@ -40,7 +40,7 @@ TEST_CASE("ResNet-18 conv2d table holds C1..C12 as in WORKLOADS.md", "[workloads
   CHECK(find_conv2d_workloads("C11").at(0).shape.out_h() == 7);
 }
 
-TEST_CASE("MobileNet depthwise table holds D1..D9 as in WORKLOADS.md", "[workloads]") {
+TEST_CASE("MobileNet depthwise table holds D1..D9 as in docs/workloads.md", "[workloads]") {
   const auto& table = mobilenet_depthwise_workloads();
   REQUIRE(table.size() == 9);
   const DepthwiseShape d2 = find_depthwise_workloads("D2").at(0).shape;

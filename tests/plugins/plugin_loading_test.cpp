@@ -95,7 +95,7 @@ TEST_CASE("a library already loaded as part of the program is no plugin", "[plug
 }
 
 namespace {
-std::string test_plugin(const std::string& name) { return std::string(TESSEL_BINARY_DIR) + "/test_plugins/" + name + ".so"; }
+std::string test_plugin(const std::string& name) { return std::string(TESSEL_BINARY_DIR) + "/lib" + name + ".so"; }
 }  // namespace
 
 TEST_CASE("a registration that throws is reported with the plugin and the message", "[plugins][errors]") {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "runtime/ndarray.h"
 #include "tests/user_error_check.h"
@@ -89,4 +91,39 @@ TEST_CASE("ndarray: mismatches and misuse raise UserError", "[ndarray]") {
   test::require_user_error([] { NDArray::random_uniform({2}, ElementType::of<float>(), 0, 1.0, -1.0); }, "must not exceed");
   test::require_user_error([] { NDArray().data_as<float>(); }, "undefined NDArray");
   test::require_user_error([&] { f.get_double(6); }, "index 6 out of range");
+}
+
+TEST_CASE("ndarray: devices and memory owned elsewhere", "[ndarray]") {
+  NDArray a = NDArray::zeros({4}, kF32);
+  CHECK(a.device() == Device::cpu());
+  CHECK(a.device().str() == "cpu:0");
+  test::require_user_error([] { NDArray::empty({4}, kF32, Device{DeviceType::kCUDA, 0}); }, {"cuda:0", "from_external"});
+
+  auto owner = std::make_shared<std::vector<float>>(std::vector<float>{1, 2, 3, 4, 5, 6});
+  std::weak_ptr<std::vector<float>> watch = owner;
+  NDArray view = NDArray::from_external(owner->data() + 2, {2, 2}, kF32, Device::cpu(), owner);
+  owner.reset();
+  CHECK_FALSE(watch.expired());  // the array keeps its owner alive
+  CHECK(view.get_double(0) == 3.0);
+  view.set_double(3, 9.0);
+  CHECK((*watch.lock())[5] == 9.0f);
+  CHECK(view.copy().data() != view.data());
+  view = NDArray();
+  CHECK(watch.expired());
+
+  float raw[3] = {1, 2, 3};
+  NDArray borrowed = NDArray::from_external(raw, {3}, kF32, Device::cpu(), nullptr);
+  CHECK(borrowed.defined());
+  CHECK(borrowed.data() == raw);
+  test::require_user_error([&] { NDArray::from_external(reinterpret_cast<char*>(raw) + 1, {2}, kF32, Device::cpu(), nullptr); },
+                           "aligned");
+  test::require_user_error([] { NDArray::from_external(nullptr, {2}, kF32, Device::cpu(), nullptr); }, "null");
+}
+
+TEST_CASE("ndarray: element type names parse back", "[ndarray]") {
+  for (ElementType t : {kF32, kI8, ElementType::of<bool>(), ElementType::of<uint16_t>(), ElementType::of<double>(),
+                        ElementType(ElementType::kFloat, 32, 8), ElementType(ElementType::kInt, 64, 4)})
+    CHECK(ElementType::parse(t.str()) == t);
+  for (const char* bad : {"float8", "int7", "floaty", "float32x", "float32x0", "", "x4"})
+    test::require_user_error([&] { ElementType::parse(bad); }, "unknown element type");
 }

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "costmodels/features.h"
+#include "search/strategies/transfer.h"
 #include "search/strategy_factory.h"
-#include "search/transfer.h"
 #include "support/error.h"
 #include "tests/search/search_test_util.h"
 

@@ -8,7 +8,7 @@
 #include "ir/printer.h"
 #include "ir/te_interpreter.h"
 #include "passes/lower/lower.h"
-#include "search/task.h"
+#include "search/task/task.h"
 #include "support/registry.h"
 #include "tests/search/search_test_util.h"
 

@@ -74,6 +74,60 @@ expect_bad_args "lower: unknown op" lower softmax --n 4
 expect_bad_args "lower: unknown emit" lower gemm --n 4 --emit ptx
 expect_bad_args "lower: workload and shape" lower conv2d --workload C1 --shape 1,3,8,8,4,3,1,1
 
+# lower --print-after-all: every pass of the pipeline prints its name, then its IR; the program last.
+after_all=$("$tessel" lower gemm --n 32 --print-after-all)
+if $py -c '
+import sys
+lines = sys.stdin.read().splitlines()
+headers = [l for l in lines if l.startswith("// IR after ")]
+names = [h.split()[3] for h in headers]
+assert names == ["schedule_ops", "storage_flatten", "simplify", "partition_loops", "simplify", "vectorize", "unroll",
+                 "serialize_nested_parallel", "simplify"], names
+for i, l in enumerate(lines):
+    if l.startswith("// IR after "):
+        assert lines[i + 1].strip() and not lines[i + 1].startswith("//"), "no IR after " + l
+assert lines[0].startswith("// IR after schedule_ops") and "realize" in lines[1], lines[:2]
+assert any(l.startswith("func gemm(") for l in lines), "no lowered function at the end"
+' <<< "$after_all"; then pass; else fail "lower --print-after-all: $(head -c 600 <<< "$after_all")"; fi
+after_some=$("$tessel" lower gemm --n 32 --print-after vectorize,unroll --print-after simplify | grep '^// IR after ')
+[ "$(wc -l <<< "$after_some")" -eq 5 ] && pass || fail "lower --print-after vectorize,unroll --print-after simplify: $after_some"
+pipeline=$("$tessel" lower gemm --n 4 --print-pipeline)
+grep -q '^loop_transforms  *vectorize ' <<< "$pipeline" && pass || fail "lower --print-pipeline: $pipeline"
+expect_bad_args "lower: unknown --print-after pass" lower gemm --n 4 --print-after vectorise
+[[ $("$tessel" lower gemm --n 4 --print-after vectorise 2>&1) == *"valid: schedule_ops, storage_flatten"* ]] && pass ||
+  fail "lower --print-after with an unknown name does not list the passes"
+
+# lower --target: code for a target this machine need not run (AVX-512 on an AVX2 machine: zmm).
+asm512=$("$tessel" lower gemm --n 64 --target "llvm_cpu -isa=avx512" --emit asm)
+grep -q zmm <<< "$asm512" && pass || fail "lower --target avx512 --emit asm has no zmm register"
+asm2=$("$tessel" lower gemm --n 64 --target "llvm_cpu -isa=avx2" --emit asm)
+grep -q ymm <<< "$asm2" && ! grep -q zmm <<< "$asm2" && pass || fail "lower --target avx2 --emit asm: want ymm, no zmm"
+c_code=$("$tessel" lower gemm --n 16 --target "llvm_cpu -isa=avx2" --emit c)
+grep -q 'void gemm(' <<< "$c_code" && pass || fail "lower --target avx2 --emit c"
+expect_bad_args "lower: unknown target" lower gemm --n 4 --target "llvm_gpu"
+expect_bad_args "lower: bad target attribute" lower gemm --n 4 --target "llvm_cpu -isa=avx1024"
+
+# lower --pass: a lower_pass plugin (built beside tessel by the tests) added by name, with parameters.
+pass_plugin=$(dirname "$tessel")/libserialize_short_parallel.so
+with_pass=$("$tessel" --plugin "$pass_plugin" lower gemm --n 64 --pass serialize_short_parallel:min_extent=64 \
+              --print-after serialize_short_parallel)
+if grep -q '^// IR after serialize_short_parallel (finalize)' <<< "$with_pass" && ! grep -q '^ *parallel (' <<< "$with_pass"; then
+  pass
+else
+  fail "lower --pass serialize_short_parallel: $(head -c 600 <<< "$with_pass")"
+fi
+without_pass=$("$tessel" --plugin "$pass_plugin" lower gemm --n 64)
+grep -q '^ *parallel (' <<< "$without_pass" && pass || fail "lower without --pass has no parallel loop"
+"$tessel" --plugin "$pass_plugin" plugins --json | $py -c '
+import json, sys
+mine = [p for p in json.load(sys.stdin) if p["kind"] == "lower_pass" and p["name"] == "serialize_short_parallel"]
+assert mine and [q["name"] for q in mine[0]["params"]] == ["phase", "min_extent"], mine
+' && pass || fail "plugins --json does not list the lower_pass plugin with its phase"
+expect_bad_args "lower: unknown --pass" lower gemm --n 4 --pass serialize_short_parallel
+expect_bad_args "lower: bad --pass parameter" --plugin "$pass_plugin" lower gemm --n 4 \
+  --pass serialize_short_parallel:min_extent=0
+expect_bad_args "lower: malformed --pass" --plugin "$pass_plugin" lower gemm --n 4 --pass serialize_short_parallel:x
+
 expect_bad_args "unknown workload" bench conv2d --workload C13
 expect_bad_args "unknown depthwise workload" bench depthwise --workload D0
 expect_bad_args "zero size" bench gemm --shape 0,16,16

@@ -1,0 +1,175 @@
+// The complex-out-fusable graph operators that carry most of a network's work: conv2d (groups,
+// dilation, asymmetric padding; depthwise when every channel is its own group), conv2d_transpose,
+// dense (X·Wᵀ) and matmul (numpy batched matrix product). Each reuses the operator family of ops/
+// with its tuned default schedule where there is one.
+//
+// Attributes (ONNX's, normalized by the frontend): strides [sh, sw], dilations [dh, dw],
+// pads [top, left, bottom, right], groups; conv2d_transpose also output_padding [h, w].
+#include "ops/conv2d_nchw.h"
+#include "ops/depthwise_conv2d.h"
+#include "ops/gemm.h"
+#include "ops/graph/graph_op_util.h"
+#include "ops/pad.h"
+#include "runtime/ndarray.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+namespace {
+
+struct Window2d {
+  Conv2dParams params;            // strides, dilations, groups, and symmetric padding when it is
+  std::array<int64_t, 4> pads{};  // top, left, bottom, right
+  bool symmetric() const { return pads[0] == pads[2] && pads[1] == pads[3]; }
+};
+
+std::array<int64_t, 2> pair_attr(const Attributes& a, const char* name, int64_t fallback, const char* op) {
+  Ints v = a.ints(name, {fallback, fallback});
+  if (v.size() != 2) user_error(op, ": attribute '", name, "' must have 2 values (height, width); it has ", v.size());
+  return {v[0], v[1]};
+}
+
+Window2d window_attrs(const Attributes& a, const char* op) {
+  Window2d w;
+  w.params.stride = pair_attr(a, "strides", 1, op);
+  w.params.dilation = pair_attr(a, "dilations", 1, op);
+  w.params.groups = a.get_int("groups", 1);
+  Ints pads = a.ints("pads", {0, 0, 0, 0});
+  if (pads.size() != 4)
+    user_error(op, ": attribute 'pads' must have 4 values (top, left, bottom, right); it has ", pads.size());
+  for (int i = 0; i < 4; ++i) {
+    if (pads[i] < 0) user_error(op, ": pads must not be negative; pad ", i, " is ", pads[i]);
+    w.pads[i] = pads[i];
+  }
+  check_params(w.params, op);
+  return w;
+}
+
+// The input padded on its spatial dimensions by the pads a symmetric Conv2dParams cannot hold.
+Tensor pad_asymmetric(const Tensor& data, const Window2d& w, Expr value, const std::string& name) {
+  return pad(data, {0, 0, w.pads[0], w.pads[1]}, {0, 0, w.pads[2], w.pads[3]}, std::move(value), name + ".pad");
+}
+
+std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  check_input_count(in, 2, 2, "conv2d");
+  check_rank(in[0], 4, "conv2d", "data (NCHW)");
+  check_rank(in[1], 4, "conv2d", "weight (OIHW)");
+  check_float(in[0], "conv2d");
+  Window2d w = window_attrs(attrs, "conv2d");
+  Tensor data = in[0];
+  if (w.symmetric()) {
+    w.params.padding = {w.pads[0], w.pads[1]};
+  } else {
+    data = pad_asymmetric(data, w, make_zero(data.dtype()), "conv2d");
+  }
+  int64_t channels = data.shape()[1];
+  bool depthwise = w.params.groups == channels && channels > 1 && in[1].shape()[1] == 1;
+  if (depthwise) return {depthwise_conv2d_nchw(data, in[1], w.params, "conv2d")};
+  return {conv2d_nchw(data, in[1], w.params, "conv2d")};
+}
+
+// The transposed convolution as a convolution with stride 1 (as TVM's x86 conv2d_transpose): the
+// input spread out by the stride with zeros between its points and padded by what the window
+// hangs over, convolved with the kernel flipped in space and with its in/out channels swapped.
+std::vector<Tensor> conv2d_transpose_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  const char* op = "conv2d_transpose";
+  check_input_count(in, 2, 2, op);
+  check_rank(in[0], 4, op, "data (NCHW)");
+  check_rank(in[1], 4, op, "weight (IOHW)");
+  check_float(in[0], op);
+  Window2d w = window_attrs(attrs, op);
+  std::array<int64_t, 2> extra = pair_attr(attrs, "output_padding", 0, op);
+  const Tensor& x = in[0];
+  const Tensor& k = in[1];
+  int64_t groups = w.params.groups, c = x.shape()[1];
+  if (k.shape()[0] != c || c % groups != 0)
+    user_error(op, ": the weight must be [C, O/groups, KH, KW] with C = ", c, " input channels divisible by ", groups,
+               " groups; it is ", shape_str(k.shape()));
+  int64_t out_per_group = k.shape()[1], in_per_group = c / groups;
+  std::array<int64_t, 2> before, extent;
+  for (int d = 0; d < 2; ++d) {
+    int64_t span = w.params.dilation[d] * (k.shape()[2 + d] - 1);
+    before[d] = span - w.pads[d];
+    int64_t out = w.params.stride[d] * (x.shape()[2 + d] - 1) + extra[d] + span + 1 - w.pads[d] - w.pads[2 + d];
+    if (out <= 0) user_error(op, ": the padding leaves no output along dimension ", 2 + d);
+    extent[d] = out + span;  // the spread input the stride-1 window slides over
+  }
+  Tensor spread = compute(
+      {x.shape()[0], c, extent[0], extent[1]},
+      [&](Var n, Var ch, Var y, Var xx) {
+        Expr sy = y - Expr(before[0]), sx = xx - Expr(before[1]);
+        Expr iy = sy / Expr(w.params.stride[0]), ix = sx / Expr(w.params.stride[1]);
+        Expr inside = sy >= Expr(0) && sx >= Expr(0) && eq(sy % Expr(w.params.stride[0]), Expr(0)) &&
+                      eq(sx % Expr(w.params.stride[1]), Expr(0)) && iy < Expr(x.shape()[2]) && ix < Expr(x.shape()[3]);
+        Expr read =
+            x(n, ch, min(max(iy, Expr(0)), Expr(x.shape()[2] - 1)), min(max(ix, Expr(0)), Expr(x.shape()[3] - 1)));
+        return select(inside, read, make_zero(x.dtype()));
+      },
+      "conv2d_transpose.spread", "pad");
+  int64_t kh = k.shape()[2], kw = k.shape()[3];
+  Tensor flipped = compute(
+      {out_per_group * groups, in_per_group, kh, kw},
+      [&](Var o, Var i, Var y, Var xx) {
+        Expr group = o / Expr(out_per_group);
+        return k(group * Expr(in_per_group) + i, o % Expr(out_per_group), Expr(kh - 1) - y, Expr(kw - 1) - xx);
+      },
+      "conv2d_transpose.weight", "injective");
+  Conv2dParams p;
+  p.dilation = w.params.dilation;
+  p.groups = groups;
+  return {conv2d_nchw(spread, flipped, p, op)};
+}
+
+std::vector<Tensor> dense_compute(const std::vector<Tensor>& in, const Attributes&) {
+  check_input_count(in, 2, 2, "dense");
+  check_float(in[0], "dense");
+  return {dense(in[0], in[1], 0, "dense")};
+}
+
+// A[..., M, K] · B[..., K, N] with the leading (batch) dimensions broadcast; both at least 2-D.
+std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attributes&) {
+  const char* op = "matmul";
+  check_input_count(in, 2, 2, op);
+  const Tensor &a = in[0], &b = in[1];
+  check_float(a, op);
+  if (a.ndim() < 2 || b.ndim() < 2)
+    user_error(op, ": both operands must be at least 2-D; they are ", a.ndim(), "-D and ", b.ndim(), "-D");
+  int64_t m = a.shape()[a.ndim() - 2], k = a.shape()[a.ndim() - 1], n = b.shape()[b.ndim() - 1];
+  if (b.shape()[b.ndim() - 2] != k)
+    user_error(op, ": ", shape_str(a.shape()), " and ", shape_str(b.shape()), " do not multiply: ", k, " columns vs ",
+               b.shape()[b.ndim() - 2], " rows");
+  if (a.ndim() == 2 && b.ndim() == 2) return {gemm(a, b, 0, op)};
+  std::vector<int64_t> batch_a(a.shape().begin(), a.shape().end() - 2), batch_b(b.shape().begin(), b.shape().end() - 2);
+  std::vector<int64_t> shape = broadcast_shapes(batch_a, batch_b, op);
+  size_t batch = shape.size();
+  shape.push_back(m);
+  shape.push_back(n);
+  IterVar rk = reduce_axis(k, "k");
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        auto operand = [&](const Tensor& t, Expr row, Expr col) {
+          std::vector<Var> lead(i.begin() + (batch - (t.ndim() - 2)), i.begin() + batch);
+          std::vector<Expr> at;
+          for (size_t d = 0; d < lead.size(); ++d) at.push_back(t.shape()[d] == 1 ? Expr(0) : Expr(lead[d]));
+          at.push_back(row);
+          at.push_back(col);
+          return t(at);
+        };
+        return sum(operand(a, i[batch], rk.var()) * operand(b, rk.var(), i[batch + 1]), {rk});
+      },
+      op, "batch_matmul")};
+}
+
+}  // namespace
+
+TESSEL_REGISTER_GRAPH_OP(conv2d, "2-D convolution, NCHW data and OIHW weight (strides, pads, dilations, groups)",
+                         OpPattern::ComplexOutFusable, conv2d_compute, nchw_layouts);
+TESSEL_REGISTER_GRAPH_OP(conv2d_transpose, "2-D transposed convolution, NCHW data and IOHW weight",
+                         OpPattern::ComplexOutFusable, conv2d_transpose_compute, nchw_layouts);
+TESSEL_REGISTER_GRAPH_OP(dense, "X[M, K] · W[N, K]ᵀ", OpPattern::ComplexOutFusable, dense_compute);
+TESSEL_REGISTER_GRAPH_OP(matmul, "A[..., M, K] · B[..., K, N], batch dimensions broadcast",
+                         OpPattern::ComplexOutFusable, matmul_compute);
+
+}  // namespace tessel::ops

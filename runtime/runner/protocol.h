@@ -1,0 +1,70 @@
+// The protocol between a process that measures kernels (search/measure/sandbox_runner.h) and the
+// `tessel-runner` program it starts for each batch (runtime/runner/runner_main.cpp). The runner
+// links only libtessel_runtime.so: it loads the kernels from their exported libraries, so nothing
+// of the parent (JIT code, LLVM, OpenMP or thread-pool state) is inherited.
+//
+// The parent starts `tessel-runner --protocol 1 --parent PID` with three descriptors:
+//   fd 3 (kRequestFd)  the request, JSON (Request::to_json): options and the kernels to measure
+//   fd 4 (kTensorsFd)  a tensor file (runtime/tensor_file.h): the kernels' inputs in argument order,
+//                      then the expected output named "reference"; written once per task and
+//                      mapped copy-on-write by every runner, so nothing is copied per candidate
+//   fd 5 (kResultFd)   the runner's results: one fixed-size ResultRecord per kernel, in order,
+//                      written as soon as the kernel is measured
+// A kernel whose record does not come within the time limit has hung (the parent kills the
+// runner); a runner that dies before a kernel's record crashed in it. A record with position
+// kSetupFailed says the runner could not start (bad request or data) and why.
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::runner {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr int kRequestFd = 3, kTensorsFd = 4, kResultFd = 5;
+inline constexpr const char* kProgramName = "tessel-runner";
+inline constexpr const char* kReferenceName = "reference";
+
+struct KernelRef {
+  std::string library;   // an exported module (runtime/module.h)
+  std::string function;  // the function of it to measure
+};
+
+struct Request {
+  int threads = 2;           // worker threads of the kernels (thread pool and OpenMP)
+  int warmup = 1;            // untimed calls after the correctness check
+  int repeats = 5;           // timed samples (support/timing.h)
+  double tolerance = 1e-3;   // largest |output - reference| accepted
+  std::vector<KernelRef> kernels;
+
+  std::string to_json() const;
+  static Request from_json(const std::string& text);  // throws UserError
+};
+
+enum class Outcome : int32_t {
+  Ok = 0,           // correct, and timed
+  WrongResult = 1,  // ran, but its output differs from the reference beyond the tolerance
+  Error = 2,        // could not be run: the library does not load, the signature differs, ...
+};
+
+inline constexpr uint32_t kSetupFailed = UINT32_MAX;
+
+// Fixed size and below PIPE_BUF, so each write is atomic.
+struct ResultRecord {
+  uint32_t position = 0;  // index into Request::kernels
+  int32_t outcome = 0;
+  double median_us = 0, min_us = 0, max_us = 0, spread_pct = 0, max_abs_err = 0;
+  int32_t repeats = 0;
+  char error[256] = {};
+
+  void set_error(const std::string& message);
+  std::string error_text() const;
+};
+
+// Reads one whole record; false at end of file (the writer is gone).
+bool read_record(int fd, ResultRecord& record);
+// Writes one record; false if the reader is gone.
+bool write_record(int fd, const ResultRecord& record);
+
+}  // namespace tessel::runner

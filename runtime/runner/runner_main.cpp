@@ -1,0 +1,153 @@
+// tessel-runner: measures a batch of exported kernels for a tuner, in a process of its own that
+// links only libtessel_runtime.so (protocol: runtime/runner/protocol.h). Each kernel is loaded
+// from its library, run once into an output filled with NaN and checked against the reference;
+// only a correct kernel is timed (warm-up calls, then `repeats` samples: support/timing.h).
+// A crash or hang here costs only this process; the parent classifies it.
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "runtime/module.h"
+#include "runtime/runner/protocol.h"
+#include "runtime/tensor_file.h"
+#include "runtime/thread_pool.h"
+#include "support/timing.h"
+
+using namespace tessel;
+using namespace tessel::runner;
+
+namespace {
+
+struct TaskData {
+  std::vector<NDArray> inputs;
+  NDArray reference;
+};
+
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = pread(fd, buffer, sizeof(buffer), static_cast<off_t>(text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) user_error("cannot read the runner request: ", std::strerror(errno));
+    if (n == 0) return text;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+TaskData map_task_data() {
+  std::vector<NamedArray> arrays = map_tensors(kTensorsFd, "the runner's task data");
+  if (arrays.empty() || arrays.back().name != kReferenceName)
+    user_error("the runner's task data does not end with the '", kReferenceName, "' array");
+  TaskData data;
+  for (size_t i = 0; i + 1 < arrays.size(); ++i) data.inputs.push_back(arrays[i].array);
+  data.reference = arrays.back().array;
+  return data;
+}
+
+// Throws UserError unless the function takes the task's inputs followed by one output.
+void check_signature(const FunctionInfo& f, const TaskData& data) {
+  if (f.args.size() != data.inputs.size() + 1)
+    user_error("function '", f.name, "' takes ", f.args.size(), " arguments; the task has ", data.inputs.size(),
+               " inputs and one output");
+  for (size_t i = 0; i < f.args.size(); ++i) {
+    const NDArray& array = i < data.inputs.size() ? data.inputs[i] : data.reference;
+    array.check_matches(f.args[i].shape, f.args[i].dtype, "argument '" + f.args[i].name + "' of '" + f.name + "'");
+  }
+}
+
+ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Request& request) {
+  ResultRecord r;
+  try {
+    Module module = load_module(ref.library);
+    Kernel kernel = module.function(ref.function);
+    check_signature(kernel.info(), data);
+    NDArray out = NDArray::empty(data.reference.shape(), data.reference.dtype());
+    for (int64_t i = 0; i < out.numel(); ++i) out.set_double(i, std::numeric_limits<double>::quiet_NaN());
+    std::vector<void*> args;
+    for (const NDArray& in : data.inputs) args.push_back(const_cast<void*>(in.data()));
+    args.push_back(out.data());
+    kernel.call(args.data());
+    r.max_abs_err = max_abs_diff(out, data.reference);
+    if (!(r.max_abs_err <= request.tolerance)) {
+      r.outcome = static_cast<int32_t>(Outcome::WrongResult);
+      r.set_error(detail::concat("max |output - reference| = ", r.max_abs_err, " exceeds the tolerance ",
+                                 request.tolerance));
+      return r;
+    }
+    TimingStats t = measure([&] { kernel.call(args.data()); }, request.warmup, request.repeats);
+    r.outcome = static_cast<int32_t>(Outcome::Ok);
+    r.median_us = t.median_us;
+    r.min_us = t.min_us;
+    r.max_us = t.max_us;
+    r.spread_pct = t.spread_pct;
+    r.repeats = t.repeats;
+  } catch (const std::exception& e) {
+    r.outcome = static_cast<int32_t>(Outcome::Error);
+    r.set_error(e.what());
+  }
+  return r;
+}
+
+[[noreturn]] void setup_failed(const std::string& why) {
+  ResultRecord r;
+  r.position = kSetupFailed;
+  r.outcome = static_cast<int32_t>(Outcome::Error);
+  r.set_error(why);
+  write_record(kResultFd, r);
+  std::fprintf(stderr, "tessel-runner: %s\n", why.c_str());
+  _exit(2);
+}
+
+// --protocol N --parent PID: the parent's pid guards against outliving a parent that died
+// before the death signal was armed.
+void check_arguments(int argc, char** argv) {
+  std::string protocol, parent;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--protocol") == 0) protocol = argv[i + 1];
+    if (std::strcmp(argv[i], "--parent") == 0) parent = argv[i + 1];
+  }
+  if (parent.empty() || protocol.empty()) {
+    std::fprintf(stderr, "tessel-runner: measures kernels for tessel's tuner; it is not meant to be run by hand\n");
+    std::exit(2);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // a tuner killed outright must not leave a hanging kernel spinning
+  if (std::to_string(getppid()) != parent) _exit(4);
+  if (protocol != std::to_string(kProtocolVersion))
+    setup_failed("protocol version " + protocol + " requested, this tessel-runner speaks " +
+                 std::to_string(kProtocolVersion) + ": it belongs to another Tessel build");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  check_arguments(argc, argv);
+  rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // a crashing candidate must not spend seconds writing a core file
+  signal(SIGPIPE, SIG_IGN);          // a parent gone away shows as a failed write instead
+  Request request;
+  TaskData data;
+  try {
+    request = Request::from_json(read_all(kRequestFd));
+    data = map_task_data();
+    // Before any kernel library loads an OpenMP runtime, which reads this once.
+    setenv("OMP_NUM_THREADS", std::to_string(request.threads).c_str(), 1);
+    set_num_threads(request.threads);
+  } catch (const std::exception& e) {
+    setup_failed(e.what());
+  }
+  for (size_t i = 0; i < request.kernels.size(); ++i) {
+    ResultRecord r = measure_kernel(request.kernels[i], data, request);
+    r.position = static_cast<uint32_t>(i);
+    if (!write_record(kResultFd, r)) _exit(3);  // the parent is gone: nobody to report to
+  }
+  _exit(0);  // kernels' OpenMP and pool threads need no orderly shutdown
+}
