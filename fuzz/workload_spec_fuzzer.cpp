@@ -1,4 +1,4 @@
-// libFuzzer target: the workload-spec parser (search/workload_spec.h parse_workload), which every
+// libFuzzer target: the workload-spec parser (search/spaces/workload_spec.h parse_workload), which every
 // command and config uses to turn "C6", "gemm:1024" or "conv2d:N,C,H,W,OC,K,S,P" into a shape.
 // Whatever the text, it gives a workload whose sizes are sane or a UserError; anything else (a
 // crash, signed overflow, another exception) is a bug.
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "search/workload_spec.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
