@@ -65,7 +65,7 @@ run() {
   seed_corpus "$name" "$corpus"
   mkdir -p "$artifacts"
   scratch=$(mktemp -d)
-  trap 'rm -rf "$scratch"' EXIT
+  trap "rm -rf '$scratch'" EXIT
   local options=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1
                  -artifact_prefix="$artifacts")
   [ -f "$root/fuzz/seeds/$name.dict" ] && options+=(-dict="$root/fuzz/seeds/$name.dict")
