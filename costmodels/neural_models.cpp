@@ -1,6 +1,7 @@
 // Registration of the libtorch cost models; their code is loaded on first use (support/torch_library.h).
 #include "costmodels/neural_models.h"
 
+#include "support/limits.h"
 #include "support/torch_library.h"
 
 namespace tessel {
@@ -26,10 +27,10 @@ std::vector<ParamSpec> neural_params() {
   return {
       {"loss", ParamType::String, d.loss, "training loss: pairwise is RankNet, listwise ListNet, mse regression",
        Allowed::one_of({"pairwise", "listwise", "mse"})},
-      {"epochs", ParamType::Int, d.epochs, "full-batch training steps per fit", Allowed::at_least(1)},
+      {"epochs", ParamType::Int, d.epochs, "full-batch training steps per fit", limits::iterations()},
       {"learning_rate", ParamType::Float, d.learning_rate, "Adam learning rate", Allowed::above(0)},
       {"hidden", ParamType::Int, d.hidden, "hidden layer width / GRU state size", Allowed::at_least(1).at_most(4096)},
-      {"seed", ParamType::Int, d.seed, "random seed of initialization"},
+      {"seed", ParamType::Int, d.seed, "random seed of initialization", limits::seed()},
   };
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace tessel {
 
@@ -91,12 +92,12 @@ TESSEL_REGISTER_PLUGIN(CostModel, xgboost, "gradient-boosted trees over program 
     (std::vector<ParamSpec>{
         {"objective", ParamType::String, "rank:pairwise", "training objective: ranking or regression",
          Allowed::one_of({"rank:pairwise", "reg:squarederror"})},
-        {"rounds", ParamType::Int, 100, "boosting rounds", Allowed::at_least(1)},
+        {"rounds", ParamType::Int, 100, "boosting rounds", limits::iterations()},
         {"max_depth", ParamType::Int, 6, "maximum tree depth", Allowed::at_least(1)},
         {"eta", ParamType::Float, 0.3, "learning rate", Allowed::above(0).at_most(1)},
         {"min_child_weight", ParamType::Float, 1.0, "minimum hessian sum in a leaf", Allowed::at_least(0)},
-        {"nthread", ParamType::Int, 1, "threads XGBoost trains with", Allowed::at_least(1)},
-        {"seed", ParamType::Int, 0, "random seed"},
+        {"nthread", ParamType::Int, 1, "threads XGBoost trains with", limits::threads()},
+        {"seed", ParamType::Int, 0, "random seed", limits::seed()},
         {"drop_features", ParamType::String, "",
          "ablation: comma-separated feature groups to hide, e.g. level or stride,touched_bytes,reuse"},
     }),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,12 +12,14 @@
 
 #include "backends/backend.h"
 #include "costmodels/cost_model.h"
+#include "search/measure/measurer.h"
 #include "search/replay/recorded_set.h"
 #include "search/spaces/schedule_template.h"
 #include "search/spaces/workload_spec.h"
 #include "search/strategy_factory.h"
 #include "search/task/task.h"
 #include "support/error.h"
+#include "support/limits.h"
 #include "support/registry.h"
 
 namespace tessel::experiments {
@@ -27,7 +30,7 @@ namespace {
 const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model",    "trials",
                                             "backend",   "measure", "batch",    "transfer_from", "target"};
 const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds", "repeats",
-                                              "threads", "timeout",     "select"};
+                                              "threads", "timeout",     "select", "plugin_timeout"};
 
 // Carries the file name so every message can say where.
 struct Reader {
@@ -45,34 +48,41 @@ struct Reader {
     return node.Scalar();
   }
 
-  int64_t integer(const YAML::Node& node, const std::string& what, int64_t min) const {
-    int64_t value = 0;
-    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int64_t>::decode(node, value))
-      fail(node, what, " must be an integer, got '", node.IsScalar() ? node.Scalar() : "a list or mapping", "'");
-    if (value < min) fail(node, what, " must be >= ", min, ", got ", value);
-    return value;
+  // An unquoted scalar's text: a quoted one ('5') or a list is not a number.
+  std::string plain_scalar(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar() || node.Tag() == "!")
+      fail(node, what, " must be a number, got ",
+           node.IsScalar() ? "'" + node.Scalar() + "' (quoted)" : std::string("a list or mapping"));
+    return node.Scalar();
   }
 
-  double number(const YAML::Node& node, const std::string& what) const {
-    double value = 0;
-    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<double>::decode(node, value) || !(value > 0))
-      fail(node, what, " must be a number > 0");
-    return value;
+  // Runs `read`, prefixing its UserError with the node's place.
+  template <typename Read>
+  auto checked(const YAML::Node& node, const Read& read) const {
+    try {
+      return read();
+    } catch (const UserError& e) {
+      fail(node, e.what());
+    }
+  }
+
+  // Numbers follow support/limits.h: one parser and one range per kind, as on the command line.
+  int64_t integer(const YAML::Node& node, const std::string& what, const Allowed& allowed) const {
+    std::string text = plain_scalar(node, what);
+    return checked(node, [&] { return parse_integer(what, text, allowed); });
+  }
+
+  double number(const YAML::Node& node, const std::string& what, const Allowed& allowed) const {
+    std::string text = plain_scalar(node, what);
+    return checked(node, [&] { return parse_number(what, text, allowed); });
   }
 };
 
 // A YAML scalar as the JSON value a plugin parameter expects: quoted scalars stay strings, plain
-// ones become integers, numbers or booleans when they read as such.
+// ones become integers, numbers or booleans when they read as such, by the rule `--param` follows
+// (support/limits.h typed_scalar).
 nlohmann::json scalar_json(const YAML::Node& node) {
-  if (node.Tag() != "!") {
-    int64_t i;
-    double d;
-    bool b;
-    if (YAML::convert<int64_t>::decode(node, i)) return i;
-    if (YAML::convert<double>::decode(node, d)) return d;
-    if (YAML::convert<bool>::decode(node, b)) return b;
-  }
-  return node.Scalar();
+  return node.Tag() == "!" ? nlohmann::json(node.Scalar()) : typed_scalar(node.Scalar());
 }
 
 // The alternatives of a grid key: the elements of a list, or the value itself.
@@ -86,7 +96,6 @@ std::vector<YAML::Node> alternatives(const Reader& r, const YAML::Node& node, co
 template <typename Interface>
 PluginChoice plugin(const Reader& r, const YAML::Node& node, const std::string& key) {
   PluginChoice choice;
-  YAML::Node params;
   if (node.IsScalar()) {
     choice.name = node.Scalar();
   } else if (node.IsMap()) {
@@ -97,10 +106,11 @@ PluginChoice plugin(const Reader& r, const YAML::Node& node, const std::string& 
     }
     if (!node["name"]) r.fail(node, key, " needs a name: {name: ..., params: {...}}");
     choice.name = r.string(node["name"], key + " name");
-    params = node["params"];
   } else {
     r.fail(node, key, " must be a plugin name or {name: ..., params: {...}}");
   }
+  // (Copied, not assigned: assigning a YAML::Node rebinds it, and throws for an absent key's node.)
+  YAML::Node params = node.IsMap() ? node["params"] : YAML::Node();
   if (params && !params.IsNull()) {
     if (!params.IsMap()) r.fail(params, "params of ", key, " must be a mapping of name to value");
     for (const auto& kv : params) {
@@ -132,6 +142,7 @@ class Loader {
     ExperimentConfig config;
     config.path = r_.path;
     read_scalars(config);
+    check_grid_size(config.seeds.size());
     std::vector<Point> points = {Point{}};
     for (const std::string& key : kGridKeys) points = expand(points, key);
     std::set<std::pair<std::string, std::string>> seen;
@@ -155,6 +166,27 @@ class Loader {
     if (!root_["workloads"]) r_.fail(root_, "the config has no 'workloads'");
   }
 
+  // Refuses a grid of more runs than limits::kMaxGridRuns before expanding it, naming its size and
+  // pointing at its longest list.
+  void check_grid_size(size_t seeds) const {
+    double runs = static_cast<double>(seeds);
+    std::string factors;
+    std::string longest;  // (a key: assigning a YAML::Node would rebind the node it refers to)
+    size_t longest_size = 0;
+    for (const std::string& key : kGridKeys) {
+      YAML::Node node = root_[key];
+      if (!node || !node.IsSequence()) continue;
+      runs *= static_cast<double>(node.size());
+      factors += key + " " + std::to_string(node.size()) + " x ";
+      if (node.size() > longest_size) longest = key, longest_size = node.size();
+    }
+    if (runs <= static_cast<double>(limits::kMaxGridRuns)) return;
+    std::ostringstream size;
+    size << std::fixed << std::setprecision(0) << runs;
+    r_.fail(root_[longest], "the config's grid has ", size.str(), " runs (", factors, "seeds ", seeds, "); at most ",
+            limits::kMaxGridRuns, " runs per experiment: split it into several configs");
+  }
+
   void read_scalars(ExperimentConfig& config) const {
     config.name = r_.string(root_["name"], "name");
     if (config.name.empty() || config.name.find_first_of("/\\ ") != std::string::npos)
@@ -163,16 +195,18 @@ class Loader {
     if (YAML::Node seeds = root_["seeds"]) {
       config.seeds.clear();
       for (const YAML::Node& s : alternatives(r_, seeds, "seeds")) {
-        int64_t seed = r_.integer(s, "a seed", 0);
+        int64_t seed = r_.integer(s, "a seed", limits::seed());
         if (std::find(config.seeds.begin(), config.seeds.end(), seed) != config.seeds.end())
           r_.fail(s, "seed ", seed, " is listed twice");
         config.seeds.push_back(seed);
       }
     }
-    if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", 1));
-    if (root_["threads"]) config.measure.threads = static_cast<int>(r_.integer(root_["threads"], "threads", 1));
-    if (root_["timeout"]) config.measure.timeout_s = r_.number(root_["timeout"], "timeout");
-    if (root_["select"]) config.measure.select = static_cast<int>(r_.integer(root_["select"], "select", 0));
+    if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", limits::repeats()));
+    if (root_["threads"]) config.measure.threads = static_cast<int>(r_.integer(root_["threads"], "threads", limits::threads()));
+    if (root_["timeout"]) config.measure.timeout_s = r_.number(root_["timeout"], "timeout", limits::timeout_s());
+    if (root_["select"]) config.measure.select = static_cast<int>(r_.integer(root_["select"], "select", limits::select()));
+    if (root_["plugin_timeout"])
+      config.measure.plugin_timeout_s = r_.number(root_["plugin_timeout"], "plugin_timeout", limits::timeout_s());
   }
 
   std::vector<Point> expand(const std::vector<Point>& points, const std::string& key) {
@@ -210,8 +244,8 @@ class Loader {
     if (YAML::Node n = node("backend")) c.backend = plugin<Backend>(r_, n, "backend");
     if (node("backend") && !node("target")) c.target = c.backend.name;
     if (!node("backend")) c.backend.name = target_kind(c, node("target") ? node("target") : w);
-    if (YAML::Node n = node("trials")) c.trials = r_.integer(n, "trials", 1);
-    if (YAML::Node n = node("batch")) c.batch = r_.integer(n, "batch", 1);
+    if (YAML::Node n = node("trials")) c.trials = r_.integer(n, "trials", limits::trials());
+    if (YAML::Node n = node("batch")) c.batch = r_.integer(n, "batch", limits::batch());
     if (YAML::Node n = node("measure")) c.measure = r_.string(n, "measure");
     if (YAML::Node n = node("transfer_from"); n && r_.string(n, "transfer_from") != "none")
       c.transfer_from = n.Scalar();
@@ -251,8 +285,21 @@ class Loader {
     try {
       search::Task::create(c.workload, c.space.name, c.space.params, Target::parse(c.target));
     } catch (const UserError& e) {
-      r_.fail(at, e.what());
+      r_.fail(at, e.what(), split_shape_hint(c.workload));
     }
+  }
+
+  // In a flow list, [conv2d:1,64,56,56,64,3,1,1] is eight items: "conv2d:1", "64", ... When a bad
+  // workload looks like such a piece, the message says to quote the shape.
+  std::string split_shape_hint(const std::string& workload) const {
+    if (!root_["workloads"].IsSequence()) return "";
+    size_t colon = workload.find(':');
+    std::string kind = colon == std::string::npos ? "" : workload.substr(0, colon);
+    bool piece = colon == std::string::npos ? read_integer(workload).has_value()
+                                            : kind != "gemm" && read_integer(workload.substr(colon + 1)).has_value();
+    if (!piece) return "";
+    return "; a shape inside a YAML list must be quoted, since its commas separate the list's items: "
+           "workloads: ['conv2d:1,64,56,56,64,3,1,1', C6]";
   }
 
   void check_strategy(Configuration& c, const YAML::Node& at) const {
@@ -287,7 +334,10 @@ class Loader {
     };
     add("space", c.space.label());
     add("trials", std::to_string(c.trials));
-    add("backend", c.backend.label());
+    // The back end also names a configuration it does not vary in when it is not the default, since
+    // the label keys the run's records: other generated code must not resume it.
+    std::string backend = search::backend_label(c.backend.name, c.backend.params);
+    if (varied_.count("backend") || !backend.empty()) out += " backend=" + (backend.empty() ? c.backend.name : backend);
     add("target", c.target);
     add("measure", c.measure);
     add("batch", std::to_string(c.batch));
@@ -301,6 +351,28 @@ class Loader {
   std::set<std::string> varied_;
   mutable std::map<std::string, search::RecordedSet> sets_;  // each set file loaded once
 };
+
+// yaml-cpp keeps every entry of a mapping whose key repeats: node["key"] finds the first, while
+// iterating (as params are read) sees the last. So a key given twice is refused, wherever it is.
+// `visited` holds the positions of the collections checked, so an alias is checked once.
+void check_unique_keys(const Reader& r, const YAML::Node& node, std::set<size_t>& visited) {
+  if (!node.IsMap() && !node.IsSequence()) return;
+  if (!visited.insert(node.Mark().pos).second) return;
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) check_unique_keys(r, item, visited);
+    return;
+  }
+  std::map<std::string, int> first_line;
+  for (const auto& kv : node) {
+    if (kv.first.IsScalar()) {
+      auto [earlier, fresh] = first_line.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
+      if (!fresh)
+        r.fail(kv.first, "key '", kv.first.Scalar(), "' is given twice (first on line ", earlier->second,
+               "); give each key once");
+    }
+    check_unique_keys(r, kv.second, visited);
+  }
+}
 
 nlohmann::json yaml_json(const YAML::Node& node) {
   if (node.IsMap()) {
@@ -339,12 +411,17 @@ nlohmann::json Configuration::to_json() const {
 
 ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::string& path,
                                          const std::string& default_target) {
+  if (text.size() > static_cast<size_t>(limits::kMaxConfigBytes))
+    user_error(path, ": the config is larger than ", limits::kMaxConfigBytes,
+               " bytes, the most an experiment config may have; split it into several configs");
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     user_error(path, ":", e.mark.line + 1, ":", e.mark.column + 1, ": malformed YAML: ", e.msg);
   }
+  std::set<size_t> visited;
+  check_unique_keys(Reader{path}, root, visited);
   ExperimentConfig config = Loader(path, root, default_target).load();
   config.source = yaml_json(root);
   return config;
@@ -353,9 +430,11 @@ ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::str
 ExperimentConfig ExperimentConfig::load(const std::string& path, const std::string& default_target) {
   std::ifstream in(path);
   if (!in) user_error("cannot read experiment config '", path, "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path, default_target);
+  // One byte beyond the limit is enough for parse() to refuse the file, however large it is.
+  std::string text(static_cast<size_t>(limits::kMaxConfigBytes) + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return parse(text, path, default_target);
 }
 
 std::vector<RunSpec> ExperimentConfig::runs() const {

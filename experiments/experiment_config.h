@@ -17,6 +17,7 @@
 //   repeats: 5, threads: 2, timeout: 10   # hardware measurement options (not grid keys)
 //   select: 0                         # final selection: candidates re-measured after each run
 //                                     # with the default configuration (search/selection.h)
+//   plugin_timeout: 600               # seconds a strategy may take per batch (not a grid key)
 //
 // A plugin is a name or {name: ..., params: {...}}. Everything is checked on load, before any
 // work: unknown keys, unknown plugins or parameters (with the valid names), wrong types and
@@ -63,6 +64,7 @@ struct RunSpec {
 struct MeasureSettings {
   int repeats = 5, threads = 2, select = 0;
   double timeout_s = 10;
+  double plugin_timeout_s = 600;  // per strategy call (search/tuner.h TuneOptions::plugin_time_limit_s)
 };
 
 struct ExperimentConfig {

@@ -5,6 +5,9 @@ Usage: plot_curves.py RESULTS_DIR
 Reads RESULTS_DIR/curves.csv and summary.json and writes RESULTS_DIR/plots/<workload>.png and .svg:
 best-so-far GFLOP/s against trials, one line per configuration (the mean over seeds, with the
 range over seeds shaded), and the vendor baseline as a dashed line.
+Each plot is written to a temporary file and renamed into place, so a reader never sees half of
+one. Exit status: 0 done; 2 a plot could not be written (the last line of output says which and
+why); 3 matplotlib is missing.
 """
 import csv
 import json
@@ -13,10 +16,16 @@ import re
 import sys
 from collections import defaultdict
 
-import matplotlib
+import tempfile
 
-matplotlib.use("Agg")  # no display: files only
-import matplotlib.pyplot as plt  # noqa: E402
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: files only
+    import matplotlib.pyplot as plt
+except ImportError as e:
+    print(f"plot_curves.py: matplotlib is not installed ({e})")
+    sys.exit(3)  # the caller's sign for "plotting is not available here": a warning, not a failure
 
 
 def read_curves(path):
@@ -61,8 +70,24 @@ def plot_workload(workload, configurations, baseline, folder):
     fig.tight_layout()
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", workload)
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(folder, f"{name}.{ext}"))
+        save_atomically(fig, os.path.join(folder, f"{name}.{ext}"), ext)
     plt.close(fig)
+
+
+def save_atomically(fig, path, ext):
+    """Saves into a temporary file beside `path`, then renames it over `path`."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format=ext)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except OSError as e:
+        os.unlink(temporary)
+        print(f"plot_curves.py: cannot write '{path}': {e.strerror}")
+        sys.exit(2)
 
 
 def main():

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
 #include "support/error.h"
+#include "support/output_file.h"
 
 namespace tessel::experiments {
 
@@ -121,6 +121,43 @@ void write_selection_md(std::ostream& out, const nlohmann::json& summary) {
   }
 }
 
+void write_curves(std::ostream& out, const ExperimentConfig& config, const std::vector<RunResult>& runs) {
+  out << "run,workload,configuration,seed,trial,best_gflops\n";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Configuration& c = config.configurations[runs[i].spec.configuration];
+    for (size_t t = 0; t < runs[i].curve.size(); ++t)
+      out << i + 1 << "," << c.workload << ",\"" << c.label << "\"," << runs[i].spec.seed << "," << t + 1 << ","
+          << runs[i].curve[t] << "\n";
+  }
+}
+
+void write_summary(std::ostream& out, const ExperimentConfig& config, const nlohmann::json& summary) {
+  out << "# Experiment " << config.name << "\n\n";
+  if (!config.description.empty()) out << config.description << "\n\n";
+  out << "Best GFLOP/s: mean ± sample standard deviation over " << config.seeds.size()
+      << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload "
+         "(runs that never got there count their whole budget; see reached).\n\n";
+  bool on_hardware = std::any_of(config.configurations.begin(), config.configurations.end(),
+                                 [](const Configuration& c) { return c.measure == "hardware"; });
+  if (on_hardware)
+    out << "Best GFLOP/s is the tuner's own measurement (each candidate alone in a sandboxed child, warm, back "
+           "to back: the best of many such numbers is optimistic); the baseline was measured once in this process "
+           "before tuning. To quote a speedup, re-measure the winners against the baseline in alternation: "
+           "`tessel bench <op> --workload ... --tuned records.db`.\n\n";
+  out << "| workload | configuration | best GFLOP/s | baseline | baseline GFLOP/s | speedup | trials to 95% | "
+         "reached | errors |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const nlohmann::json& s : summary) {
+    const nlohmann::json& b = s["baseline"];
+    out << "| " << s["workload"].get<std::string>() << " | " << s["label"].get<std::string>() << " | "
+        << fixed(s["mean_best_gflops"], 1) << " ± " << fixed(s["spread"], 1) << " | "
+        << (b.is_null() ? "-" : b["name"].get<std::string>()) << " | " << (b.is_null() ? "-" : fixed(b["gflops"], 1))
+        << " | " << (b.is_null() ? "-" : fixed(b["speedup_of_mean_best"], 2) + "×") << " | "
+        << fixed(s["trials_to_95pct"], 1) << " | " << s["reached_95pct"].get<int64_t>() << "/"
+        << s["seeds"].get<int64_t>() << " | " << fixed(s["mean_errors"], 1) << " |\n";
+  }
+  write_selection_md(out, summary);
+}
+
 }  // namespace
 
 int64_t trials_to_reach(const std::vector<double>& curve, double target) {
@@ -146,44 +183,11 @@ nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunRe
 }
 
 void write_curves_csv(const std::string& path, const ExperimentConfig& config, const std::vector<RunResult>& runs) {
-  std::ofstream out(path);
-  if (!out) user_error("cannot write '", path, "'");
-  out << "run,workload,configuration,seed,trial,best_gflops\n";
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const Configuration& c = config.configurations[runs[i].spec.configuration];
-    for (size_t t = 0; t < runs[i].curve.size(); ++t)
-      out << i + 1 << "," << c.workload << ",\"" << c.label << "\"," << runs[i].spec.seed << "," << t + 1 << ","
-          << runs[i].curve[t] << "\n";
-  }
+  write_file_atomically(path, [&](std::ostream& out) { write_curves(out, config, runs); });
 }
 
 void write_summary_md(const std::string& path, const ExperimentConfig& config, const nlohmann::json& summary) {
-  std::ofstream out(path);
-  if (!out) user_error("cannot write '", path, "'");
-  out << "# Experiment " << config.name << "\n\n";
-  if (!config.description.empty()) out << config.description << "\n\n";
-  out << "Best GFLOP/s: mean ± sample standard deviation over " << config.seeds.size()
-      << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload "
-         "(runs that never got there count their whole budget; see reached).\n\n";
-  bool on_hardware = std::any_of(config.configurations.begin(), config.configurations.end(),
-                                 [](const Configuration& c) { return c.measure == "hardware"; });
-  if (on_hardware)
-    out << "Best GFLOP/s is the tuner's own measurement (each candidate alone in a sandboxed child, warm, back "
-           "to back: the best of many such numbers is optimistic); the baseline was measured once in this process "
-           "before tuning. To quote a speedup, re-measure the winners against the baseline in alternation: "
-           "`tessel bench <op> --workload ... --tuned records.db`.\n\n";
-  out << "| workload | configuration | best GFLOP/s | baseline | baseline GFLOP/s | speedup | trials to 95% | "
-         "reached | errors |\n|---|---|---|---|---|---|---|---|---|\n";
-  for (const nlohmann::json& s : summary) {
-    const nlohmann::json& b = s["baseline"];
-    out << "| " << s["workload"].get<std::string>() << " | " << s["label"].get<std::string>() << " | "
-        << fixed(s["mean_best_gflops"], 1) << " ± " << fixed(s["spread"], 1) << " | "
-        << (b.is_null() ? "-" : b["name"].get<std::string>()) << " | " << (b.is_null() ? "-" : fixed(b["gflops"], 1))
-        << " | " << (b.is_null() ? "-" : fixed(b["speedup_of_mean_best"], 2) + "×") << " | "
-        << fixed(s["trials_to_95pct"], 1) << " | " << s["reached_95pct"].get<int64_t>() << "/"
-        << s["seeds"].get<int64_t>() << " | " << fixed(s["mean_errors"], 1) << " |\n";
-  }
-  write_selection_md(out, summary);
+  write_file_atomically(path, [&](std::ostream& out) { write_summary(out, config, summary); });
 }
 
 }  // namespace tessel::experiments

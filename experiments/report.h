@@ -43,6 +43,8 @@ int64_t trials_to_reach(const std::vector<double>& curve, double target);
 nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunResult>& runs,
                          const std::map<std::string, WorkloadBaseline>& baselines);
 
+// The report files, each written whole or not at all (support/output_file.h): a failed write throws
+// UserError naming the file and leaves any earlier version in place.
 void write_curves_csv(const std::string& path, const ExperimentConfig& config, const std::vector<RunResult>& runs);
 void write_summary_md(const std::string& path, const ExperimentConfig& config, const nlohmann::json& summary);
 

@@ -1,6 +1,9 @@
 // The experiment runner (experiments/runner.h).
 #include "experiments/runner.h"
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +17,7 @@
 #include "search/strategy_factory.h"
 #include "support/error.h"
 #include "support/install_paths.h"
+#include "support/output_file.h"
 
 #ifndef TESSEL_SOURCE_TREE
 #define TESSEL_SOURCE_TREE "."
@@ -25,11 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_json(const fs::path& path, const nlohmann::json& json) {
-  std::ofstream out(path);
-  if (!out) user_error("cannot write '", path.string(), "'");
-  out << json.dump(2) << "\n";
-}
+void write_json(const fs::path& path, const nlohmann::json& json) { write_file_atomically(path, json.dump(2) + "\n"); }
 
 // A folder that already holds another experiment's results is refused, so that resuming never
 // mixes two experiments' runs in one records database.
@@ -67,7 +67,8 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
           {"host_target", Target::host().str()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
-                               {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select}}}};
+                               {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select},
+                               {"plugin_timeout_s", config.measure.plugin_timeout_s}}}};
 }
 
 // The tasks, measure sources and baselines of an experiment, each made once and shared by runs.
@@ -106,6 +107,7 @@ class Workbench {
       m.threads = m.compile_threads = config_.measure.threads;
       m.timeout_s = config_.measure.timeout_s;
       m.backend = c.backend.name;
+      m.backend_params = c.backend.params;
       return std::make_unique<search::Measurer>(task(c), m);
     }
     std::string set = c.measure.substr(7);
@@ -160,6 +162,7 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   tune.batch = static_cast<size_t>(c.batch);
   tune.progress = false;
   tune.select.candidates = config.measure.select;
+  tune.plugin_time_limit_s = config.measure.plugin_timeout_s;
   search::RunKey key = search::make_run_key(task, c.label, spec.seed);
   key.space = c.space.label();  // its parameters too: runs in differently set spaces never resume each other
   auto show = [&](const search::TuneReport& r) {
@@ -174,15 +177,39 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   return {spec, report.curve, report.errors, chosen ? chosen->gflops : 0, chosen && chosen->origin == "default"};
 }
 
+// Runs a shell command, collecting what it prints; returns its exit status (-1: did not run or
+// was killed by a signal).
+int run_capturing(const std::string& command, std::string& output) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  int status = ::pclose(pipe);
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string last_line(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text.empty() ? "no output" : text.substr(text.rfind('\n') + 1);  // npos + 1 == 0
+}
+
 void plot(const fs::path& out, std::ostream* progress) {
   // An installed Tessel runs its installed copy; a build tree the source tree's.
   fs::path installed = installed_data_dir();
   fs::path script = installed.empty() ? fs::path(TESSEL_SOURCE_TREE) / "experiments/plot_curves.py"
                                       : installed / "plot_curves.py";
   std::string command = "/usr/bin/python3 '" + script.string() + "' '" + out.string() + "'";
-  if (std::system(command.c_str()) != 0 && progress)
-    *progress << "warning: plotting failed (" << command
-              << "); install python3-matplotlib (scripts/install-deps.sh) and run that command again\n";
+  std::string output;
+  int status = run_capturing(command + " 2>&1", output);
+  if (status == 0) return;
+  if (status == 3) {  // matplotlib missing: the results are complete without plots
+    if (progress)
+      *progress << "warning: no plots (" << last_line(output)
+                << "); install python3-matplotlib (scripts/install-deps.sh) and run: " << command << "\n";
+    return;
+  }
+  user_error("plotting into '", (out / "plots").string(), "' failed: ", last_line(output),
+             "; the other results are complete; fix the cause and run: ", command);
 }
 
 }  // namespace

@@ -58,4 +58,5 @@ Tensor find_by_tag(const Tensor& output, const std::string& tag);
 // accelerator; device_kind_name's spelling) as "<tag>@<device>".
 #define TESSEL_REGISTER_OP_SCHEDULE(tag, device, description, params, factory)                          \
   static ::tessel::detail::PluginRegistrar<::tessel::ops::OpSchedule> tessel_op_schedule_##tag##_##device( \
-      ::tessel::PluginInfo{"", #tag "@" #device, description, params}, factory)
+      #tag "@" #device, [] { return ::tessel::PluginInfo{"", #tag "@" #device, description, params}; }, \
+      [] { return ::tessel::Registry<::tessel::ops::OpSchedule>::Factory(factory); })

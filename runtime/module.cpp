@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/output_file.h"
+
 namespace tessel {
 
 // ---- metadata -----------------------------------------------------------------------------------
@@ -88,26 +90,6 @@ Kernel Module::function(const std::string& name) const {
     user_error("the module has no function '", name, "'; it has: ", join_list(names));
   }
   return Kernel(node_, info, node_->entry(*info));
-}
-
-// ---- files --------------------------------------------------------------------------------------
-
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-  std::string temp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      user_error("cannot write '", path, "': check that the directory exists, is writable and has space");
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    int error = errno;
-    std::remove(temp.c_str());
-    user_error("cannot write '", path, "': ", std::strerror(error));
-  }
 }
 
 namespace {

@@ -112,8 +112,4 @@ class Module {
 // exist, does not load, or is not a Tessel module.
 Module load_module(const std::string& path);
 
-// Writes `bytes` to `path` through a temporary file renamed into place; throws UserError naming the
-// path on failure. For exporters.
-void write_file_atomically(const std::string& path, const std::string& bytes);
-
 }  // namespace tessel

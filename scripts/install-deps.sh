@@ -9,6 +9,7 @@ packages=(
   libdnnl-dev libopenblas-dev ocl-icd-opencl-dev opencl-headers
   catch2 nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libsqlite3-dev libdlpack-dev
   python3-matplotlib
+  clang-14 libclang-rt-14-dev
   libxgboost-dev libtorch-dev
   libonnx-dev libonnx-testdata libprotobuf-dev libboost-graph-dev
   python3-torch python3-torchvision python3-onnx

@@ -7,12 +7,21 @@
 
 #include "search/progress.h"
 #include "support/error.h"
+#include "support/watchdog.h"
 
 namespace tessel::search {
 
 namespace {
 
 TrialOutcome outcome_of(const TrialRecord& r) { return {r.candidate, r.result.ok(), r.gflops}; }
+
+// Runs `call` into the run's strategy under its time limit (support/watchdog.h), named
+// "search strategy '<run's strategy label>' <doing>".
+template <typename Call>
+auto guarded(const RunKey& run, const TuneOptions& options, const char* doing, Call&& call) {
+  return call_plugin("search strategy '" + run.strategy + "' " + doing, options.plugin_time_limit_s,
+                     std::forward<Call>(call));
+}
 
 ProgressState progress_of(const TuneReport& r, int64_t total) {
   return {r.trials, total, r.errors, r.best_gflops(), r.speedup(), r.baseline.name};
@@ -48,7 +57,7 @@ Tuner::Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* 
   if (options_.batch < 1) user_error("tune: --batch must be >= 1, got ", options_.batch);
   TESSEL_CHECK(run_.workload_key == task.key().workload && run_.target == task.key().target,
                "the run key of ", run_.describe(), " is not one of the task's (make_run_key)");
-  strategy_.bind(task_);
+  guarded(run_, options_, "binding to its task", [&] { strategy_.bind(task_); });
 }
 
 void Tuner::account(const TrialRecord& record, TuneReport& report) {
@@ -71,8 +80,10 @@ void Tuner::resume(TuneReport& report) {
   }
   RecordedBatch unnumbered;
   std::vector<RecordedBatch> batches = batches_of(history, unnumbered);
-  if (!unnumbered.empty()) strategy_.update(unnumbered);
-  report.resume_mismatch = strategy_.replay_history(batches);
+  if (!unnumbered.empty())
+    guarded(run_, options_, "learning from the resumed trials", [&] { strategy_.update(unnumbered); });
+  report.resume_mismatch =
+      guarded(run_, options_, "replaying the resumed trials", [&] { return strategy_.replay_history(batches); });
   if (report.resume_mismatch > 0)
     std::cerr << "note: resuming " << run_.describe() << ": the strategy no longer proposes what batch "
               << report.resume_mismatch << " recorded (its code, parameters or space changed since); the run goes "
@@ -113,7 +124,8 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
   if (on_batch) on_batch(report);
   while (report.trials < options_.trials) {
     size_t n = static_cast<size_t>(std::min<int64_t>(options_.batch, options_.trials - report.trials));
-    std::vector<Candidate> candidates = strategy_.next_batch(n);
+    std::vector<Candidate> candidates =
+        guarded(run_, options_, "proposing a batch", [&] { return strategy_.next_batch(n); });
     if (candidates.empty()) break;  // the whole space has been measured
     std::vector<TrialRecord> records = measure_batch(candidates, report.trials + 1, ++batch, *source);
     if (db_) db_->append(records);
@@ -123,7 +135,7 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
       account(r, report);
     }
     report.measured += static_cast<int64_t>(records.size());
-    strategy_.update(outcomes);
+    guarded(run_, options_, "learning from a measured batch", [&] { strategy_.update(outcomes); });
     bar.show(progress_of(report, options_.trials));
     if (on_batch) on_batch(report);
   }

@@ -46,6 +46,10 @@ struct TuneOptions {
   MeasureOptions measure;
   bool progress = true;  // the progress line (only ever drawn on a terminal)
   SelectOptions select{0, 3};  // final selection; off unless select.candidates > 0
+  // Seconds the strategy may spend in one call (proposing a batch, learning from one, with its
+  // cost model's fit and predict): past it the process ends with a message naming the strategy
+  // (support/watchdog.h); the records database keeps every trial measured before.
+  double plugin_time_limit_s = 600;
 };
 
 // The vendor library's time for the same workload, measured in the same process before tuning.

@@ -5,13 +5,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iomanip>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace tessel {
 
@@ -29,10 +34,11 @@ std::map<std::string, std::string>& plugin_libraries() {
 }
 
 // What load_plugin_library checks a library's static initializers against: how many plugins
-// were registered, and which registrations were refused because the name was taken.
+// were registered, which registrations were refused because the name was taken, and which threw.
 struct RegistrationLog {
   size_t added = 0;
   std::vector<std::string> refused;  // "kind 'name'"
+  std::vector<std::string> failed;   // "kind 'name' threw: message"
 };
 
 RegistrationLog& registration_log() {
@@ -211,7 +217,9 @@ PluginParams::PluginParams(const PluginInfo& info, const nlohmann::json& given) 
     user_error("parameters of ", info.kind, " '", info.name, "' must be a mapping of name to value");
   std::vector<std::string> valid;
   for (const ParamSpec& spec : info.params) valid.push_back(spec.name);
-  for (const auto& [key, value] : given.items()) {
+  for (const auto& item : given.items()) {
+    const std::string& key = item.key();  // (not a structured binding: clang 14 cannot capture one)
+    const nlohmann::json& value = item.value();
     auto spec = std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& s) { return s.name == key; });
     if (spec == info.params.end())
       user_error(info.kind, " '", info.name, "' has no parameter '", key, "'; valid parameters: ", join_names(valid));
@@ -239,6 +247,35 @@ void throw_unknown_plugin(const std::string& kind, const std::string& name, cons
   user_error("unknown ", kind, " '", name, "'; valid names: ", join_names(valid));
 }
 
+std::string describe_plugin(const PluginInfo& info) {
+  std::string out = info.kind + " '" + info.name + "'";
+  auto library = plugin_libraries().find(info.kind + "/" + info.name);
+  return library == plugin_libraries().end() ? out : out + " (plugin library '" + library->second + "')";
+}
+
+void throw_null_plugin(const PluginInfo& info) {
+  user_error(describe_plugin(info), " could not be created: its factory returned no object (null); the plugin is "
+             "broken: fix its factory or do not use it");
+}
+
+void rethrow_from_plugin(const std::string& what) {
+  try {
+    throw;
+  } catch (const UserError&) {
+    throw;
+  } catch (const InternalError&) {
+    throw;
+  } catch (const std::exception& e) {
+    user_error(what, ": ", e.what());
+  } catch (...) {
+    user_error(what, ": it threw an exception that is not a std::exception");
+  }
+}
+
+void detail::registration_failed(const std::string& kind, const std::string& name, const std::string& message) {
+  registration_log().failed.push_back(kind + " '" + name + "' threw: " + message);
+}
+
 namespace {
 
 // The path dlopen should get: dlopen searches the library path for a bare name, but a user who
@@ -253,6 +290,46 @@ std::string plugin_file(const std::string& path) {
   return path.find('/') == std::string::npos ? "./" + path : path;
 }
 
+// The handles of the libraries loaded as plugins, to tell them from libraries loaded otherwise.
+std::set<void*>& plugin_handles() {
+  static std::set<void*> handles;
+  return handles;
+}
+
+// While a library's static initializers run inside dlopen, an exception escaping one of them
+// cannot be caught (dlopen's frames end the unwinding): std::terminate runs. This turns that into
+// the tools' one-line message and exit status 2, naming the library.
+class LoadingLibrary {
+ public:
+  explicit LoadingLibrary(const std::string& path) {
+    loading_path() = path;
+    previous_ = std::set_terminate(report_and_exit);
+  }
+  ~LoadingLibrary() { std::set_terminate(previous_); }
+
+ private:
+  static std::string& loading_path() {
+    static std::string path;
+    return path;
+  }
+
+  [[noreturn]] static void report_and_exit() {
+    std::string what = "an exception that is not a std::exception";
+    try {
+      if (std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+      what = "no exception (std::terminate was called)";
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    std::fprintf(stderr, "tessel: plugin library '%s' threw from a static initializer while loading: %s; fix the "
+                 "library's global objects\n", loading_path().c_str(), what.c_str());
+    std::_Exit(2);
+  }
+
+  std::terminate_handler previous_;
+};
+
 // A plugin whose parameter declarations contradict themselves would fail on its own defaults:
 // refuse it when it is loaded, naming the declaration to fix.
 void check_specs(const std::string& path, const PluginInfo& info) {
@@ -264,9 +341,13 @@ void check_specs(const std::string& path, const PluginInfo& info) {
   }
 }
 
-// Throws if the library just loaded registered nothing or clashed with existing names.
+// Throws if the library just loaded registered nothing, failed to register or clashed with
+// existing names.
 void check_registrations(const std::string& path, void* handle, const RegistrationLog& before) {
   const RegistrationLog& after = registration_log();
+  if (after.failed.size() > before.failed.size())
+    user_error("plugin library '", path, "': registering ", after.failed[before.failed.size()],
+               "; fix the plugin's declaration (its parameters, description or factory)");
   if (after.refused.size() > before.refused.size())
     user_error("plugin library '", path, "' registers ", after.refused[before.refused.size()],
                ", a name already taken (built in or by an earlier plugin); rename the plugin");
@@ -288,16 +369,23 @@ void check_registrations(const std::string& path, void* handle, const Registrati
 void load_plugin_library(const std::string& path) {
   std::string file = plugin_file(path);
   if (void* loaded = dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    dlclose(loaded);  // already loaded: its plugins are registered
-    return;
+    dlclose(loaded);
+    if (plugin_handles().count(loaded)) return;  // loaded before as a plugin: its plugins are registered
+    user_error("plugin library '", path, "' registers no plugins: it is already loaded as a library this program ",
+               "uses, not a plugin; give a shared library built against Tessel's installed package (see docs/plugins.md)");
   }
   RegistrationLog before = registration_log();
-  // RTLD_GLOBAL so a plugin's own dependencies can see Tessel's symbols and each other's.
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  void* handle = nullptr;
+  {
+    LoadingLibrary loading(path);
+    // RTLD_GLOBAL so a plugin's own dependencies can see Tessel's symbols and each other's.
+    handle = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  }
   if (!handle)
     user_error("cannot load plugin library '", path, "': ", dlerror(),
                " (a plugin must be a shared library built against this Tessel)");
   check_registrations(path, handle, before);
+  plugin_handles().insert(handle);
 }
 
 std::string plugin_label(const std::string& name, const nlohmann::json& params) {
@@ -314,8 +402,9 @@ nlohmann::json parse_param_assignments(const std::vector<std::string>& given, co
   for (const std::string& kv : given) {
     size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) user_error(option, " \"", kv, "\" must look like name=value");
-    nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
-    params[kv.substr(0, eq)] = value.is_discarded() ? nlohmann::json(kv.substr(eq + 1)) : value;
+    std::string key = kv.substr(0, eq);
+    if (params.contains(key)) user_error(option, " gives '", key, "' twice; give each parameter once");
+    params[key] = typed_scalar(kv.substr(eq + 1));  // typed as in experiment configs
   }
   return params;
 }

@@ -12,6 +12,7 @@
 //       {{"opt_level", ParamType::Int, 3, "LLVM optimization level", Allowed::at_least(0).at_most(3)}},
 //       [](const PluginParams& p) { return std::make_unique<LlvmCpuBackend>(p.get_int("opt_level")); });
 #pragma once
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -103,9 +104,10 @@ class PluginParams {
 std::string plugin_label(const std::string& name, const nlohmann::json& params);
 
 // Parameters written on the command line, "name=value" each (tune's --param, lower's --pass):
-// a JSON object whose values are read as JSON when they parse (numbers, booleans), else kept as
-// strings; the registry then checks them like any others. An entry without a name and '=' is a
-// UserError naming `option`.
+// a JSON object whose values are typed as in experiment configs (support/limits.h typed_scalar:
+// decimal integers, numbers, booleans, else strings); the registry then checks them like any
+// others. An entry without a name and '=', or a name given twice (as a key repeated in a config),
+// is a UserError naming `option`.
 nlohmann::json parse_param_assignments(const std::vector<std::string>& given, const std::string& option);
 
 // Every registered plugin of every kind, for listing (`tessel plugins`).
@@ -113,6 +115,15 @@ std::vector<PluginInfo> all_plugins();
 // Adds a plugin to the catalogue. A second plugin of the same kind and name is refused (returns
 // false): the first registration stays, and load_plugin_library reports the clash.
 bool add_plugin_info(const PluginInfo& info);
+
+// "strategy 'best_neighbour'", with " (plugin library 'lib.so')" for one loaded from a library.
+std::string describe_plugin(const PluginInfo& info);
+// Throws the UserError for a factory that returned null.
+[[noreturn]] void throw_null_plugin(const PluginInfo& info);
+// Rethrows the exception being handled (call it from a catch block): Tessel's own errors as they
+// are, anything else as a UserError "<what>: <its message>", so that a plugin's
+// std::out_of_range reads as the plugin's failure rather than an internal error.
+[[noreturn]] void rethrow_from_plugin(const std::string& what);
 
 namespace detail {
 // The registry object of one interface. It lives in libtessel, found by type, so that a plugin
@@ -140,10 +151,20 @@ class Registry {
     entries_[name] = Entry{std::move(info), std::move(factory)};
   }
 
-  // Creates a plugin by name; `params` is a JSON object of parameter values (may be null).
+  // Creates a plugin by name; `params` is a JSON object of parameter values (may be null). A
+  // factory that returns null, or throws anything but Tessel's own errors, is a UserError naming
+  // the plugin (and the library it came from).
   std::unique_ptr<Interface> create(const std::string& name, const nlohmann::json& params = nullptr) const {
     const Entry& entry = find(name);
-    return entry.factory(PluginParams(entry.info, params));
+    PluginParams checked(entry.info, params);
+    std::unique_ptr<Interface> object;
+    try {
+      object = entry.factory(checked);
+    } catch (...) {
+      rethrow_from_plugin(describe_plugin(entry.info) + " could not be created");
+    }
+    if (!object) throw_null_plugin(entry.info);
+    return object;
   }
 
   const PluginInfo& info(const std::string& name) const { return find(name).info; }
@@ -175,23 +196,40 @@ const typename Registry<Interface>::Entry& Registry<Interface>::find(const std::
 }
 
 // Loads a shared library whose static initializers register plugins (a path without a slash is
-// taken relative to the working directory). Loading the same library again does nothing. Throws
-// UserError if the file is missing or not a loadable shared library, if it registers no plugin,
-// or if it registers a kind and name that already exists.
+// taken relative to the working directory). Loading the same plugin library again does nothing.
+// Throws UserError if the file is missing or not a loadable shared library, if it registers no
+// plugin (also a library already loaded as part of the program, such as libz), if a registration
+// throws (naming the plugin and the message), or if it registers a kind and name that already
+// exists. An exception escaping the library's other static initializers cannot be caught through
+// dlopen: it ends the process with a one-line message naming the library and exit status 2.
 void load_plugin_library(const std::string& path);
 
 namespace detail {
+// Notes a registration that threw, for load_plugin_library to report.
+void registration_failed(const std::string& kind, const std::string& name, const std::string& message);
+
 template <typename Interface>
 struct PluginRegistrar {
-  PluginRegistrar(PluginInfo info, typename Registry<Interface>::Factory factory) {
-    info.kind = Interface::kPluginKind;
-    Registry<Interface>::instance().add(std::move(info), std::move(factory));
+  // The description, parameters and factory are built here, inside the try, so that a plugin whose
+  // declarations throw is reported instead of aborting the program from a static initializer.
+  template <typename MakeInfo, typename MakeFactory>
+  PluginRegistrar(const char* name, MakeInfo make_info, MakeFactory make_factory) {
+    try {
+      PluginInfo info = make_info();
+      info.kind = Interface::kPluginKind;
+      Registry<Interface>::instance().add(std::move(info), make_factory());
+    } catch (const std::exception& e) {
+      registration_failed(Interface::kPluginKind, name, e.what());
+    } catch (...) {
+      registration_failed(Interface::kPluginKind, name, "an exception that is not a std::exception");
+    }
   }
 };
 }  // namespace detail
 
-#define TESSEL_REGISTER_PLUGIN(Interface, name, description, params, factory)          \
-  static ::tessel::detail::PluginRegistrar<Interface> tessel_plugin_registrar_##name( \
-      ::tessel::PluginInfo{"", #name, description, params}, factory)
+#define TESSEL_REGISTER_PLUGIN(Interface, name, description, params, factory)                         \
+  static ::tessel::detail::PluginRegistrar<Interface> tessel_plugin_registrar_##name(                \
+      #name, [] { return ::tessel::PluginInfo{"", #name, description, params}; },                    \
+      [] { return ::tessel::Registry<Interface>::Factory(factory); })
 
 }  // namespace tessel

@@ -11,6 +11,7 @@
 #include "datasets/workloads.h"
 #include "support/error.h"
 #include "tools/target_option.h"
+#include "tools/number_option.h"
 #include "tools/tuned_schedule.h"
 
 namespace tessel::tools {
@@ -33,8 +34,8 @@ using ArgsPtr = std::shared_ptr<BenchArgs>;
 
 void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_flag("--json", args->json, "print one JSON object per case instead of a table");
-  cmd->add_option("--threads", args->threads, "threads for both Tessel and the baseline")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed samples per side")->capture_default_str();
+  add_number_option(cmd, "--threads", args->threads, "threads for both Tessel and the baseline", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples per side", limits::repeats());
   cmd->add_option("--tuned", args->tuned,
                   "records database (tessel tune/experiment): run each workload's chosen tuned configuration");
   add_target_option(cmd, args->target);
@@ -52,8 +53,6 @@ void note_given_options(const CLI::App* cmd, BenchArgs& args) {
 }
 
 BenchOptions options_from(const BenchArgs& args) {
-  if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
-  if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
   BenchOptions options;
   options.target = resolve_target(args.target, args.threads);
   options.target.check_runs_here("bench");
@@ -110,7 +109,7 @@ std::vector<Workload<Shape>> named_or_custom(const BenchArgs& args, const char* 
 void add_gemm(CLI::App* bench, char** argv) {
   auto args = std::make_shared<BenchArgs>();
   auto* cmd = bench->add_subcommand("gemm", "C[M,N] = A[M,K]·B[K,N] against OpenBLAS sgemm");
-  auto* n = cmd->add_option("--n", args->n, "square size M=N=K");
+  auto* n = add_number_option(cmd, "--n", args->n, "square size M=N=K", Allowed::at_least(1));
   cmd->add_option("--shape", args->shape, "M,N,K")->excludes(n);
   add_common_options(cmd, args);
   cmd->callback([cmd, args, argv] {

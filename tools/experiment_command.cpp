@@ -17,6 +17,7 @@
 #include "support/error.h"
 #include "tools/commands.h"
 #include "tools/target_option.h"
+#include "tools/number_option.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
@@ -53,8 +54,6 @@ void run(const ExperimentArgs& a, int argc, char** argv) {
 }
 
 void record(const ExperimentArgs& a, int argc, char** argv) {
-  if (a.threads < 1 || a.repeats < 1 || !(a.timeout_s > 0))
-    user_error("record: --threads and --repeats must be >= 1 and --timeout > 0");
   search::Task::create(a.workload, a.space);  // bad names fail before the re-execution
   reexec_with_benchmark_environment(argv);
   experiments::RecordRequest r;
@@ -89,9 +88,9 @@ void add_experiment_command(CLI::App& app, int argc, char** argv) {
   rec->add_option("--space", a->space, "schedule space plugin")->capture_default_str();
   rec->add_option("--set", a->set, "recorded set file (JSON) to add the workload to")->required();
   rec->add_option("--db", a->db, "scratch records database (default: SET.records.db); re-running resumes");
-  rec->add_option("--threads", a->threads, "kernel and compile threads")->capture_default_str();
-  rec->add_option("--repeats", a->repeats, "timed samples per candidate")->capture_default_str();
-  rec->add_option("--timeout", a->timeout_s, "seconds a candidate may run")->capture_default_str();
+  add_number_option(rec, "--threads", a->threads, "kernel and compile threads", limits::threads());
+  add_number_option(rec, "--repeats", a->repeats, "timed samples per candidate", limits::repeats());
+  add_number_option(rec, "--timeout", a->timeout_s, "seconds a candidate may run", limits::timeout_s());
   rec->callback([a, argc, argv] { record(*a, argc, argv); });
 }
 

@@ -12,6 +12,7 @@
 #include "passes/lower/lower.h"
 #include "support/error.h"
 #include "tools/commands.h"
+#include "tools/number_option.h"
 #include "tools/target_option.h"
 
 namespace tessel::tools {
@@ -113,7 +114,7 @@ void add_lower_command(CLI::App& app) {
   auto args = std::make_shared<LowerArgs>();
   auto* cmd = app.add_subcommand("lower", "print the lowered loop program of an operator");
   cmd->add_option("op", args->op, "gemm, conv2d or depthwise")->required();
-  cmd->add_option("--n", args->n, "square GEMM size");
+  add_number_option(cmd, "--n", args->n, "square GEMM size", Allowed::at_least(1));
   cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P");
   cmd->add_option("--workload", args->workload, "C1..C12 or D1..D9");
   cmd->add_option("--schedule", args->schedule, "default or naive")->capture_default_str();

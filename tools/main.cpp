@@ -1,12 +1,15 @@
 // The `tessel` command-line program: one subcommand per job (bench, lower, plugins, tune, ...);
 // `--plugin FILE` before the subcommand loads out-of-tree plugins first. Bad input
-// anywhere ends in one line on stderr saying what is wrong, and exit status 2.
+// anywhere ends in one line on stderr saying what is wrong, and exit status 2; so does output that
+// could not be written (standard output is flushed and checked before a command reports success).
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "support/error.h"
+#include "support/output_file.h"
 #include "support/registry.h"
 #include "tools/bench_command.h"
 #include "tools/commands.h"
@@ -61,8 +64,13 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported like a full
+  // disk, instead of killing the process with a core dump.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
-    return run(argc, argv);
+    int status = run(argc, argv);
+    tessel::finish_stdout();
+    return status;
   } catch (const tessel::UserError& e) {
     std::cerr << "tessel: " << e.what() << "\n";
     return 2;

@@ -2,7 +2,8 @@
 //   tessel records list   --db FILE [--workload W] [--json]   every trial
 //   tessel records best   --db FILE [--json]                  the fastest correct trial per task
 //   tessel records chosen --db FILE [--json]                  the final selection's choice per task
-//   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default)
+//   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default; a file is
+//                                                              replaced whole or not at all)
 //   tessel records import --db FILE FILE.jsonl                appends JSON lines, each checked first
 // Reading never writes to the database (an older schema is upgraded in memory); export reads a
 // damaged file as far as it can, which is how one is recovered (docs/records.md).
@@ -16,6 +17,7 @@
 #include "search/trial_validation.h"
 #include "search/spaces/workload_spec.h"
 #include "support/error.h"
+#include "support/output_file.h"
 #include "tools/commands.h"
 
 namespace tessel::tools {
@@ -77,22 +79,21 @@ void chosen(const RecordsArgs& a) {
 
 void export_lines(const RecordsArgs& a) {
   search::RecordsDb db = open_existing(a.db);
-  std::ofstream file;
-  if (!a.out.empty()) {
-    file.open(a.out);
-    if (!file) user_error("cannot write '", a.out, "'");
-  }
-  std::ostream& out = a.out.empty() ? std::cout : file;
-  size_t exported = 0;
+  // A damaged database is exported as far as it can be read, then reported: how one is recovered.
+  std::vector<search::TrialRecord> records;
+  std::string damage;
   try {
-    db.for_each([&](const search::TrialRecord& r) {
-      out << r.to_json().dump() << "\n";
-      ++exported;
-    });
+    db.for_each([&](const search::TrialRecord& r) { records.push_back(r); });
   } catch (const UserError& e) {
-    out.flush();
-    user_error("exported ", exported, " trials; the rest of '", a.db, "' cannot be read: ", e.what());
+    damage = e.what();
   }
+  auto write = [&](std::ostream& out) {
+    for (const auto& r : records) out << r.to_json().dump() << "\n";
+  };
+  if (a.out.empty()) write(std::cout);  // checked when the command ends (tools/main.cpp)
+  else write_file_atomically(a.out, write);
+  if (!damage.empty())
+    user_error("exported ", records.size(), " trials; the rest of '", a.db, "' cannot be read: ", damage);
 }
 
 void import_lines(const RecordsArgs& a) {

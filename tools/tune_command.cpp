@@ -15,6 +15,7 @@
 #include <memory>
 #include <sstream>
 
+#include "backends/backend.h"
 #include "benchmarks/bench_environment.h"
 #include "ir/printer.h"
 #include "runtime/thread_pool.h"
@@ -24,6 +25,7 @@
 #include "support/registry.h"
 #include "tools/commands.h"
 #include "tools/target_option.h"
+#include "tools/number_option.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
@@ -35,9 +37,11 @@ struct TuneArgs {
   std::vector<std::string> params;  // key=value for the strategy
   std::string cost_model = "none", transfer_from;
   std::vector<std::string> cost_model_params;  // key=value for the cost model
+  std::string backend = search::MeasureOptions{}.backend;
+  std::vector<std::string> backend_params;  // key=value for the back end
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5, select = 4;
-  double timeout_s = 10;
+  double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
   bool json = false;
   int first_lines = 24;
 };
@@ -53,13 +57,16 @@ search::StrategyChoice strategy_choice(const TuneArgs& args) {
   return choice;
 }
 
+// The run's name in the records: the strategy's label and, unless it is the default, the back end
+// (the form experiment labels have), so that runs measuring differently generated code never
+// resume each other.
+std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure) {
+  std::string backend = search::backend_label(measure.backend, measure.backend_params);
+  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend);
+}
+
+// (The numbers are already checked against their ranges by the options: tools/number_option.h.)
 search::TuneOptions tune_options(const TuneArgs& args) {
-  if (args.trials < 1) user_error("--trials must be >= 1, got ", args.trials);
-  if (args.batch < 1) user_error("--batch must be >= 1, got ", args.batch);
-  if (args.threads < 1) user_error("--threads must be >= 1, got ", args.threads);
-  if (args.repeats < 1) user_error("--repeats must be >= 1, got ", args.repeats);
-  if (!(args.timeout_s > 0)) user_error("--timeout must be > 0 seconds, got ", args.timeout_s);
-  if (args.select < 0) user_error("--select must be >= 0 (0: no final selection), got ", args.select);
   search::TuneOptions options;
   options.trials = args.trials;
   options.batch = static_cast<size_t>(args.batch);
@@ -67,7 +74,11 @@ search::TuneOptions tune_options(const TuneArgs& args) {
   options.measure.compile_threads = args.threads;
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
+  options.measure.backend = args.backend;
+  options.measure.backend_params = parse_param_assignments(args.backend_params, "--backend-param");
+  Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring
   options.select.candidates = args.select;
+  options.plugin_time_limit_s = args.plugin_timeout_s;
   return options;
 }
 
@@ -134,7 +145,7 @@ void run_tune(const TuneArgs& args, char** argv) {
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
   search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
-  search::RunKey run = search::make_run_key(task, search::run_strategy_label(choice), args.seed);
+  search::RunKey run = search::make_run_key(task, run_label(choice, options.measure), args.seed);
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
   if (args.json) print_json(args, task, search::effective_cost_model(choice), report);
@@ -155,19 +166,26 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--cost-model", args->cost_model, "cost model plugin guiding the strategy (model_based needs one)")
       ->capture_default_str();
   cmd->add_option("--cost-model-param", args->cost_model_params, "cost model parameter name=value (repeatable)");
+  cmd->add_option("--backend", args->backend, "code generator plugin measured (tessel plugins lists them)")
+      ->capture_default_str();
+  cmd->add_option("--backend-param", args->backend_params, "back end parameter name=value (repeatable)");
   cmd->add_option("--transfer-from", args->transfer_from,
                   "records database whose other workloads pre-train the cost model (transfer learning)");
-  cmd->add_option("--trials", args->trials, "trials of this run (resumed ones count)")->capture_default_str();
+  add_number_option(cmd, "--trials", args->trials, "trials of this run (resumed ones count)", limits::trials());
   cmd->add_option("--db", args->db, "records database (SQLite); re-running the same command resumes");
-  cmd->add_option("--batch", args->batch, "configurations measured per batch")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "seed of the strategy")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "threads of the kernels and of compilation")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed samples per candidate")->capture_default_str();
-  cmd->add_option("--timeout", args->timeout_s, "seconds a candidate may run")->capture_default_str();
-  cmd->add_option("--select", args->select,
-                  "final selection: re-measure this many fastest configurations and the default in alternation "
-                  "and choose among them (0: the search's fastest trial)")
-      ->capture_default_str();
+  add_number_option(cmd, "--batch", args->batch, "configurations measured per batch", limits::batch());
+  add_number_option(cmd, "--seed", args->seed, "seed of the strategy", limits::seed());
+  add_number_option(cmd, "--threads", args->threads, "threads of the kernels and of compilation", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples per candidate", limits::repeats());
+  add_number_option(cmd, "--timeout", args->timeout_s, "seconds a candidate may run", limits::timeout_s());
+  add_number_option(cmd, "--select", args->select,
+                    "final selection: re-measure this many fastest configurations and the default in alternation "
+                    "and choose among them (0: the search's fastest trial)",
+                    limits::select());
+  add_number_option(cmd, "--plugin-timeout", args->plugin_timeout_s,
+                    "seconds the strategy (with its cost model) may take to propose or learn from one batch; past "
+                    "them tune stops with exit status 2, keeping every measured trial",
+                    limits::timeout_s());
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }

@@ -13,6 +13,7 @@
 #include "backends/llvm_cpu/llvm_cpu.h"
 #include "backends/llvm_cpu/object_module.h"
 #include "support/error.h"
+#include "support/output_file.h"
 
 namespace tessel {
 namespace {

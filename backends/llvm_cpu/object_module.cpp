@@ -22,6 +22,7 @@
 #include "backends/system_tools.h"
 #include "runtime/thread_pool.h"
 #include "support/error.h"
+#include "support/output_file.h"
 
 namespace tessel::llvm_cpu {
 namespace {

@@ -34,6 +34,16 @@ std::unique_ptr<Backend> make_backend(const MeasureOptions& o, const Task& task)
 
 }  // namespace
 
+std::string backend_label(const std::string& backend, const nlohmann::json& params) {
+  const PluginInfo& info = Registry<Backend>::instance().info(backend);
+  nlohmann::json differing = nlohmann::json::object();
+  for (const ParamSpec& spec : info.params)
+    if (params.is_object() && params.contains(spec.name) && params[spec.name] != spec.default_value)
+      differing[spec.name] = params[spec.name];
+  if (backend == MeasureOptions{}.backend && differing.empty()) return "";
+  return plugin_label(backend, differing);
+}
+
 double result_tolerance(int64_t reduction_size) {
   return 8.0 * FLT_EPSILON * static_cast<double>(std::max<int64_t>(reduction_size, 16));
 }

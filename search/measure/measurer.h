@@ -39,6 +39,12 @@ struct MeasureOptions {
   std::optional<Target> target;             // what to build for (kind: `backend`); unset: the host
 };
 
+// The back end in a run's label, so that runs whose code was generated differently never resume
+// each other: "" for the default back end with its default parameters, else its name with the
+// parameters that differ from their defaults, e.g. "c_source" or "llvm_cpu{opt_level=1}". Throws
+// UserError for an unknown back end.
+std::string backend_label(const std::string& backend, const nlohmann::json& params);
+
 // Largest difference from the reference accepted for a reduction over `reduction_size` products
 // of inputs in [-1, 1], summed in another order.
 double result_tolerance(int64_t reduction_size);

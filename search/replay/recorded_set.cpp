@@ -7,6 +7,7 @@
 
 #include "search/spaces/workload_spec.h"
 #include "support/error.h"
+#include "support/output_file.h"
 #include "support/install_paths.h"
 
 #ifndef TESSEL_SOURCE_TREE
@@ -174,14 +175,7 @@ void RecordedSet::put(RecordedWorkload recorded) {
 void RecordedSet::save() const {
   nlohmann::ordered_json j = {{"format", kFormat}, {"version", kVersion}, {"workloads", nlohmann::json::array()}};
   for (const RecordedWorkload& w : workloads_) j["workloads"].push_back(workload_json(w));
-  std::string temporary = path_ + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) user_error("cannot write recorded set '", temporary, "'");
-    out << j.dump() << "\n";
-    if (!out) user_error("writing recorded set '", temporary, "' failed");
-  }
-  fs::rename(temporary, path_);
+  write_file_atomically(path_, j.dump() + "\n");
 }
 
 std::string resolve_recorded_set(const std::string& set) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "search/strategies/search_strategy.h"
+#include "support/limits.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -56,7 +57,8 @@ class GeneticStrategy : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     seed_param(),
-    {"population", ParamType::Int, 16, "the best configurations kept as parents", Allowed::at_least(2)},
+    {"population", ParamType::Int, 16, "the best configurations kept as parents",
+     Allowed::at_least(2).at_most(limits::kMaxPopulation)},
     {"mutation", ParamType::Float, 0.1, "probability that a child's knob takes a random choice",
      Allowed::at_least(0).at_most(1)}};
 

@@ -36,6 +36,7 @@
 #include "search/strategies/search_strategy.h"
 #include "search/strategies/transfer.h"
 #include "support/error.h"
+#include "support/limits.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -310,19 +311,20 @@ class ModelBasedStrategy : public SearchStrategy {
 
 const std::vector<ParamSpec> kParams = {
     seed_param(),
-    {"chains", ParamType::Int, 16, "parallel simulated-annealing chains per round", Allowed::at_least(1)},
-    {"steps", ParamType::Int, 32, "annealing steps of each chain per round", Allowed::at_least(0)},
+    {"chains", ParamType::Int, 16, "parallel simulated-annealing chains per round", limits::population()},
+    {"steps", ParamType::Int, 32, "annealing steps of each chain per round",
+     Allowed::at_least(0).at_most(limits::kMaxIterations)},
     {"temperature", ParamType::Float, 1.0, "initial temperature, in units of the spread of the starting scores",
      Allowed::at_least(0)},
     {"temperature_end", ParamType::Float, 0.0, "final temperature (linear schedule)", Allowed::at_least(0)},
     {"pool", ParamType::Int, 4, "best-scored candidates per batch slot among which the diverse pick chooses",
-     Allowed::at_least(1)},
+     limits::population()},
     {"diversity", ParamType::Float, 0.1, "gain per knob value new to the batch (scores scaled to [0, 1])",
      Allowed::at_least(0)},
     {"epsilon", ParamType::Float, 0.05, "probability that a batch slot is a random configuration",
      Allowed::at_least(0).at_most(1)},
     {"threads", ParamType::Int, 1, "threads lowering candidates for features; results do not depend on it",
-     Allowed::at_least(1)}};
+     limits::threads()}};
 
 std::unique_ptr<SearchStrategy> create(const PluginParams& p) {
   ModelBasedOptions o;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "support/error.h"
+#include "support/limits.h"
 #include "support/registry.h"
 
 namespace tessel::search {
@@ -127,6 +128,6 @@ void SearchStrategy::add_unvisited(std::vector<Candidate>& batch, const std::vec
       batch.push_back(c);
 }
 
-ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices"}; }
+ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices", limits::seed()}; }
 
 }  // namespace tessel::search

@@ -95,3 +95,67 @@ TEST_CASE("targets are a grid key, checked against the back end and, measured he
     CHECK_THROWS_WITH(parse("name: t\nworkloads: D7\ntarget: \"llvm_cpu -isa=avx512\"\n"),
                       Catch::Contains("cfg.yaml:3:"));
 }
+
+TEST_CASE("a key given twice is refused wherever it is, with both lines", "[experiments][config]") {
+  // yaml-cpp keeps both entries: the loader read the first at the top and the last among params.
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ntrials: 4\ntrials: 8\n"),
+                    Catch::Contains("cfg.yaml:4:1: key 'trials' is given twice (first on line 3)"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy: {name: genetic, params: {population: 4, population: 8}}\n"),
+                    Catch::Contains("cfg.yaml:3:") && Catch::Contains("key 'population' is given twice"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy:\n  - name: genetic\n    name: random\n"),
+                    Catch::Contains("cfg.yaml:5:5: key 'name' is given twice (first on line 4)"));
+  // An alias repeats a node, not a key: it is fine.
+  CHECK(parse("name: x\nworkloads: D7\nstrategy: [&g {name: genetic}, *g]\n").configurations.size() == 1);
+}
+
+TEST_CASE("numbers follow one rule per kind, the command line's", "[experiments][config]") {
+  // The same messages as `--trials 99999999999999999999`, `--seed -1`, `--threads 100000` (cli_contract.sh).
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ntrials: 99999999999999999999\n"),
+                    Catch::Contains("cfg.yaml:3:9: trials is 99999999999999999999; valid range: [1, 1000000]"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nseeds: [0, -1]\n"),
+                    Catch::Contains("cfg.yaml:3:12: a seed is -1; valid range: >= 0"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nthreads: 100000\n"),
+                    Catch::Contains("threads is 100000; valid range: [1, 256]"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nselect: -1\n"), Catch::Contains("select is -1; valid range: [0, 64]"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ntimeout: 0\n"), Catch::Contains("timeout is 0; valid range: (0, 86400]"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ntrials: 0x10\n"), Catch::Contains("trials must be an integer, got '0x10'"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ntrials: '8'\n"), Catch::Contains("trials must be a number"));
+  // Plugin parameters: the registry's ranges, bounded above (10^9 chains grew past 10 GB).
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy: {name: model_based, params: {chains: 1000000000}}\n"
+                          "cost_model: xgboost\n"),
+                    Catch::Contains("parameter 'chains' of strategy 'model_based' is 1000000000; valid range: [1, 4096]"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy: {name: genetic, params: {seed: -2}}\n"),
+                    Catch::Contains("parameter 'seed' of strategy 'genetic' is -2; valid range: >= 0"));
+  CHECK(parse("name: x\nworkloads: D7\ntrials: +12\nseeds: [007]\n").configurations[0].trials == 12);
+}
+
+TEST_CASE("a grid or file too large is refused before it is expanded, naming its size", "[experiments][config]") {
+  std::string many = "name: x\nworkloads: [D7, D5, C6]\ntrials: [";
+  for (int i = 1; i <= 40; ++i) many += std::to_string(i) + (i < 40 ? ", " : "]\n");
+  many += "batch: [";
+  for (int i = 1; i <= 50; ++i) many += std::to_string(i) + (i < 50 ? ", " : "]\n");
+  many += "seeds: [0, 1]\n";
+  CHECK_THROWS_WITH(parse(many), Catch::Contains("cfg.yaml:4:8: the config's grid has 12000 runs (workloads 3 x trials "
+                                                 "40 x batch 50 x seeds 2); at most 10000 runs"));
+  std::string huge = "name: x\nworkloads: [" + std::string(2 << 20, ' ') + "D7]\n";
+  CHECK_THROWS_WITH(parse(huge), Catch::Contains("cfg.yaml: the config is larger than 1048576 bytes"));
+}
+
+TEST_CASE("an unquoted shape in a list says to quote it", "[experiments][config]") {
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: [conv2d:1,64,56,56,64,3,1,1]\n"),
+                    Catch::Contains("cfg.yaml:2:13: bad conv2d shape") &&
+                        Catch::Contains("a shape inside a YAML list must be quoted"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: [D7, 64]\n"), Catch::Contains("must be quoted"));
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: [D7, Q99]\n"), !Catch::Contains("quoted"));
+  CHECK(parse("name: x\nworkloads: ['depthwise:1,32,14,14,3,2,1', gemm:64]\n").configurations.size() == 2);
+}
+
+TEST_CASE("a back end that is not the default names the configuration and keys its runs", "[experiments][config]") {
+  ExperimentConfig c = parse("name: x\nworkloads: D7\nbackend: {name: llvm_cpu, params: {opt_level: 1}}\n");
+  CHECK(c.configurations[0].label == "random backend=llvm_cpu{opt_level=1}");
+  CHECK(c.configurations[0].backend.params["opt_level"] == 1);
+  // Its defaults, given or not, are the default back end.
+  CHECK(parse("name: x\nworkloads: D7\nbackend: {name: llvm_cpu, params: {opt_level: 3}}\n").configurations[0].label ==
+        "random");
+  CHECK(parse("name: x\nworkloads: D7\nbackend: c_source\n").configurations[0].label == "random backend=c_source");
+}

@@ -1,6 +1,8 @@
 // Plugin registration and loading rules that out-of-tree plugins rely on: one registry per
 // interface however often it is asked for, the first registration of a name wins, and
-// load_plugin_library refuses bad paths with a message saying what to do. Building, loading and
+// load_plugin_library refuses bad paths with a message saying what to do; broken plugin libraries
+// (tests/plugins/libraries/) are reported, not fatal. Hangs and crashes of a plugin inside the
+// tuner are tests/tools/broken_plugins.sh. Building, loading and
 // tuning with a real out-of-tree plugin is tests/tools/plugin_install.sh.
 #include <catch2/catch.hpp>
 
@@ -9,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "search/strategies/search_strategy.h"
 #include "support/error.h"
 #include "support/registry.h"
 
@@ -81,10 +84,40 @@ TEST_CASE("bad plugin paths fail with what is wrong and what to do", "[plugins][
   CHECK_THROWS_AS(load_plugin_library(""), UserError);
 }
 
-TEST_CASE("loading a library that is already loaded does nothing", "[plugins]") {
-  // libtessel.so itself is loaded (this program links it) and registers nothing new when asked again.
+TEST_CASE("a library already loaded as part of the program is no plugin", "[plugins][errors]") {
+  // libtessel.so is loaded (this program links it); earlier, such a library (libz) passed as a
+  // plugin that registered nothing.
   std::string library = std::string(TESSEL_BINARY_DIR) + "/libtessel.so";
   size_t before = all_plugins().size();
-  CHECK_NOTHROW(load_plugin_library(library));
+  CHECK_THROWS_WITH(load_plugin_library(library), Catch::Contains("registers no plugins") &&
+                                                      Catch::Contains("already loaded as a library this program uses"));
   CHECK(all_plugins().size() == before);
+}
+
+namespace {
+std::string test_plugin(const std::string& name) { return std::string(TESSEL_BINARY_DIR) + "/lib" + name + ".so"; }
+}  // namespace
+
+TEST_CASE("a registration that throws is reported with the plugin and the message", "[plugins][errors]") {
+  CHECK_THROWS_WITH(load_plugin_library(test_plugin("throwing_registration")),
+                    Catch::Contains("plugin library '" + test_plugin("throwing_registration") + "'") &&
+                        Catch::Contains("registering strategy 'throwing_registration' threw: cannot read my defaults"));
+}
+
+TEST_CASE("a factory returning null is an error naming the plugin; a second load does nothing", "[plugins][errors]") {
+  load_plugin_library(test_plugin("null_factory"));
+  CHECK_NOTHROW(load_plugin_library(test_plugin("null_factory")));
+  CHECK_THROWS_WITH(Registry<search::SearchStrategy>::instance().create("null_factory"),
+                    Catch::Contains("strategy 'null_factory' (plugin library '" + test_plugin("null_factory") + "')") &&
+                        Catch::Contains("its factory returned no object"));
+}
+
+TEST_CASE("a factory throwing a standard exception is the plugin's failure", "[plugins][errors]") {
+  PluginInfo throwing = info("test_throwing");
+  throwing.kind = Shape::kPluginKind;
+  Registry<Shape>::instance().add(throwing, [](const PluginParams&) -> std::unique_ptr<Shape> {
+    throw std::bad_alloc();
+  });
+  CHECK_THROWS_MATCHES(Registry<Shape>::instance().create("test_throwing"), UserError,
+                       Catch::Message("test_shape 'test_throwing' could not be created: std::bad_alloc"));
 }

@@ -21,6 +21,17 @@ expect_bad_args() {
   pass
 }
 
+# expect_message "description" "message part" args... : exit status 2, one line containing the part.
+expect_message() {
+  local what=$1 want=$2; shift 2
+  local err status
+  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
+  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($*): $err"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
+  if ! grep -qF -- "$want" <<< "$err"; then fail "$what: message lacks '$want': $err"; return; fi
+  pass
+}
+
 # check_bench_json [--isa ISA BASELINE_ISA] args... : every stdout line is a contract object with a
 # correct result; with --isa, bench runs with --target "llvm_cpu -isa=ISA", and each line must name
 # that target and a vendor ISA among the |-separated BASELINE_ISA alternatives.
@@ -199,6 +210,63 @@ assert obj["workload"] == "gemm:96" and obj["schedule"].startswith("tuned#") and
 '; then pass; else fail "bench --tuned does not run the tuned configuration"; fi
 rm -rf "$(dirname "$tuned_db")"
 expect_bad_args "missing tuned database" bench gemm --n 64 --tuned /nonexistent/runs.db
+
+# Output that cannot be written is an error, never a success: standard output on a full device,
+# and a file that cannot be completed (a file-size limit stands in for a full disk: this machine
+# has no small file system to fill) leaves the earlier file as it was and no temporary file.
+err=$("$tessel" plugins 2>&1 > /dev/full); status=$?
+[ "$status" -eq 2 ] && grep -q "cannot write to standard output" <<< "$err" && pass ||
+  fail "plugins > /dev/full: exit status $status: $err"
+work=$(mktemp -d)
+printf 'name: reports\nworkloads: gemm:256\nmeasure: replay:small_cpu\ntrials: 1000\nseeds: [0, 1]\n' > "$work/reports.yaml"
+"$tessel" experiment run "$work/reports.yaml" --out "$work/reports" --no-plots 2> /dev/null || fail "replay experiment"
+db=$work/reports/records.db
+err=$("$tessel" records export --db "$db" 2>&1 > /dev/full); status=$?
+[ "$status" -eq 2 ] && pass || fail "records export > /dev/full: exit status $status: $err"
+expect_message "records export --out /dev/full" "cannot write '/dev/full'" records export --db "$db" --out /dev/full
+expect_message "records export into a missing folder" "cannot write '$work/no/such.jsonl'" \
+  records export --db "$db" --out "$work/no/such.jsonl"
+# ulimit -f 48 (KiB) leaves SQLite its 32 KiB shared-memory file but not the 700 KB export.
+echo "earlier export" > "$work/export.jsonl"
+err=$( (ulimit -f 48; "$tessel" records export --db "$db" --out "$work/export.jsonl") 2>&1); status=$?
+if [ "$status" -eq 2 ] && grep -qF "cannot write '$work/export.jsonl': File too large" <<< "$err" &&
+   [ "$(cat "$work/export.jsonl")" = "earlier export" ] && [ "$(ls -A "$work" | wc -l)" -eq 3 ]; then pass
+else fail "records export over a file-size limit: status $status, $err; left: $(ls -A "$work")"; fi
+"$tessel" records export --db "$db" --out "$work/export.jsonl" && [ "$(wc -l < "$work/export.jsonl")" -eq 2000 ] &&
+  pass || fail "records export --out writes every trial"
+# The experiment resumes (nothing to measure) and rewrites its reports; curves.csv (70 KB) fails.
+cp "$work/reports/summary.md" "$work/summary.before"; cp "$work/reports/curves.csv" "$work/curves.before"
+err=$( (ulimit -f 48; "$tessel" experiment run "$work/reports.yaml" --out "$work/reports" --no-plots) 2>&1); status=$?
+if [ "$status" -eq 2 ] && grep -qF "cannot write '$work/reports/curves.csv': File too large" <<< "$err" &&
+   cmp -s "$work/reports/summary.md" "$work/summary.before" && cmp -s "$work/reports/curves.csv" "$work/curves.before" &&
+   ! ls -A "$work/reports" | grep -q tmp; then pass
+else fail "experiment reports over a file-size limit: status $status, $(tail -1 <<< "$err"); $(ls -A "$work/reports")"; fi
+
+# Numbers: one parser and one range per kind, the same messages as experiment configs give.
+expect_message "huge --trials" "--trials is 99999999999999999999; valid range: [1, 1000000]" \
+  tune --workload gemm:64 --trials 99999999999999999999
+expect_message "negative --select" "--select is -1; valid range: [0, 64]" tune --workload gemm:64 --select -1
+expect_message "negative --seed" "--seed is -1; valid range: >= 0" tune --workload gemm:64 --seed -1
+expect_message "huge --threads" "--threads is 100000; valid range: [1, 256]" bench gemm --n 64 --threads 100000
+expect_message "fractional --repeats" "--repeats must be an integer, got '1.5'" bench gemm --n 64 --repeats 1.5
+expect_message "hex --n" "--n must be an integer, got '0x40'" lower gemm --n 0x40
+expect_message "bounded plugin parameter" "parameter 'chains' of strategy 'model_based' is 1000000000; valid range" \
+  tune --workload gemm:64 --strategy model_based --cost-model xgboost --param chains=1000000000
+expect_message "a parameter given twice" "--param gives 'population' twice" \
+  tune --workload gemm:64 --strategy genetic --param population=4 --param population=8
+
+# tune --backend/--backend-param: the parameters reach the back end that compiles the kernels (a
+# compiler that does not exist fails the reference kernel), and a back end other than the default
+# keys the run's records.
+expect_message "back end parameters reach the back end" "cannot run the C compiler '/nonexistent/cc'" \
+  tune --workload gemm:32 --trials 2 --repeats 1 --backend c_source --backend-param compiler=/nonexistent/cc
+"$tessel" tune --workload gemm:32 --trials 2 --repeats 1 --select 0 --backend-param opt_level=1 \
+  --db "$work/backend.db" > /dev/null 2>&1 || fail "tune --backend-param opt_level=1"
+"$tessel" records list --db "$work/backend.db" --json | grep -q '"strategy":"random backend=llvm_cpu{opt_level=1}"' &&
+  pass || fail "the back end is not in the run's label"
+expect_message "bad back end parameter" "parameter 'opt_level' of backend 'llvm_cpu' is 9; valid range: [0, 3]" \
+  tune --workload gemm:64 --backend-param opt_level=9
+rm -rf "$work"
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
