@@ -70,7 +70,7 @@ int64_t conv2d_default_columns(const Tensor& output) {
 
 Schedule schedule_conv2d_nchwc_cpu(const Tensor& output, int64_t reg_n, bool pad_per_row) {
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   // reduction axes: icc 0, icb 1, kh 2, kw 3 -> icc, kh, icb, kw with kw unrolled
   WindowTile tile{reg_n > 0 ? reg_n : conv2d_default_columns(output), {0, 2, 1, 3}, 3,
                   pad_per_row ? PadPlacement::PerRow : PadPlacement::Root};

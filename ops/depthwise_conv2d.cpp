@@ -72,7 +72,7 @@ int64_t choose_depthwise_block(int64_t channels) { return largest_divisor_at_mos
 
 Schedule schedule_depthwise_conv2d_cpu(const Tensor& output, int64_t reg_n_limit, PadPlacement pad) {
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   int64_t limit = output.ndim() == 5 ? reg_n_limit : 16;
   schedule_window_tiles(s, output, acc, WindowTile{pick_reg_n(output.shape()[3], limit), {0, 1}, 1, pad});
   return s;

@@ -72,7 +72,7 @@ Schedule schedule_gemm_cpu(const Tensor& output, const GemmTiles& tiles) {
   int64_t k_unroll = tiles.k_unroll > 0 ? tiles.k_unroll : largest_divisor_at_most(k, 4);
 
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   Stage c = s[output];
   auto [io, jo, ii, ji] = c.tile(c.axis(0), c.axis(1), rows, bn);
   c.reorder({jo, io});  // a thread sweeps all rows of one panel while the panel sits in its L2
