@@ -2,9 +2,13 @@
 // over the memory plan, against the unfused executor on the same graph: convolutions, dense
 // layers and pooling with their element-wise tails, element-wise chains into reductions, opaque
 // operators; and the exported models against PyTorch's outputs.
-#include "compiler/fused_executor.h"
+#include "compiler/compile_model.h"
+
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "frontends/numpy/npy.h"
@@ -32,7 +36,7 @@ ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, 
 // Runs g fused (default pipeline) and unfused on the same random input; returns the fusion.
 std::vector<FusedGroup> check_fused_matches_unfused(const Graph& g) {
   OptimizedGraph opt = optimize_graph(g);
-  FusedExecutor fused(opt);
+  GraphExecutor fused = compile_model(opt).executor();
   std::map<std::string, NDArray> in;
   for (ValueId v : g.inputs())
     in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 3 + v, -1, 1);
@@ -87,10 +91,11 @@ TEST_CASE("fused executor: bad inputs are user errors", "[graph][fused]") {
   Graph g;
   ValueId x = g.add_input("x", f32({4}));
   g.add_output(g.add_op("relu", {x}));
-  FusedExecutor exec(optimize_graph(g));
-  test::require_user_error([&] { exec.run({}); }, {"no array was given for the graph input 'x'"});
+  GraphExecutor exec = compile_model(optimize_graph(g)).executor();
+  test::require_user_error([&] { exec.run({}); }, {"no array was given for the model input 'x'"});
   test::require_user_error([&] { exec.run({{"y", NDArray::zeros({4}, DataType::float32())}}); }, {"no input named 'y'"});
-  test::require_user_error([&] { exec.run({{"x", NDArray::zeros({5}, DataType::float32())}}); }, {"graph input 'x'"});
+  test::require_user_error([&] { exec.run({{"x", NDArray::zeros({5}, DataType::float32())}}); }, {"input 'x'"});
+  test::require_user_error([&] { exec.output(1); }, {"no output 1"});
 }
 
 namespace {
@@ -98,13 +103,12 @@ namespace {
 void check_model_fused(const std::string& name) {
   auto path = [&](const std::string& suffix) { return std::string(TESSEL_BINARY_DIR) + "/models/" + name + suffix; };
   OptimizedGraph opt = optimize_graph(frontend::import_onnx(path(".onnx")));
-  FusedExecutor exec(opt);
-  NDArray out = exec.run({{opt.graph.value(opt.graph.inputs()[0]).name, frontend::read_npy(path(".input.npy"))}})[0];
+  CompiledModel model = compile_model(opt);
+  NDArray out = model.executor().run({{opt.graph.value(opt.graph.inputs()[0]).name, frontend::read_npy(path(".input.npy"))}})[0];
   test::Closeness c = test::compare_arrays(out, frontend::read_npy(path(".output.npy")), 1e-4, 1e-5);
-  std::cout << name << " fused: " << exec.num_steps() << " kernel calls, " << exec.kernels().size()
-            << " kernels compiled in " << exec.compile_seconds() << " s; planned activation memory "
-            << exec.memory_plan().planned_bytes << " bytes; max abs diff " << c.max_abs << ", max rel diff " << c.max_rel
-            << "\n";
+  std::cout << name << " fused: " << model.graph["nodes"].size() << " kernel calls, " << model.module.info().functions.size()
+            << " kernels compiled in " << model.compile_seconds << " s; planned activation memory "
+            << model.planned_bytes << " bytes; max abs diff " << c.max_abs << ", max rel diff " << c.max_rel << "\n";
   INFO(name << ": " << c.problem << " max abs " << c.max_abs << " max rel " << c.max_rel);
   CHECK(c.close);
 }
@@ -133,4 +137,38 @@ TEST_CASE("fused kernels: the tail runs in the convolution's output loop", "[gra
   CHECK(code.find("] = max(conv2d[") != std::string::npos);
   CHECK(code.find("conv2d[float32 * 144]") == std::string::npos);
   CHECK(code.find("allocate bias_add") == std::string::npos);
+}
+
+TEST_CASE("module folders: exported, loaded by the runtime alone, corrupt files refused", "[graph][module]") {
+  auto path = [](const std::string& suffix) { return std::string(TESSEL_BINARY_DIR) + "/models/dqn" + suffix; };
+  OptimizedGraph opt = optimize_graph(frontend::import_onnx(path(".onnx")));
+  CompiledModel model = compile_model(opt);
+  std::string dir = (std::filesystem::temp_directory_path() / ("tessel_module_" + std::to_string(getpid()))).string();
+  export_model(model, dir);
+  GraphExecutor exec = GraphExecutor::load(dir);
+  REQUIRE(exec.num_inputs() == 1);
+  exec.set_input(exec.input_name(0), frontend::read_npy(path(".input.npy")));
+  exec.run();
+  test::Closeness c = test::compare_arrays(exec.output(0), frontend::read_npy(path(".output.npy")), 1e-4, 1e-5);
+  CHECK(c.close);
+  // Corrupt or missing files: one UserError naming the file.
+  auto write = [&](const std::string& name, const std::string& text) { std::ofstream(dir + "/" + name) << text; };
+  std::string graph_text = model.graph.dump();
+  write("graph.json", "{not json");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "not valid JSON"});
+  nlohmann::json wrong = model.graph;
+  wrong["nodes"][0]["kernel"] = "fused_999";
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"fused_999"});
+  wrong = model.graph;
+  wrong["storages"] = nlohmann::json::array({1});
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "storage"});
+  write("graph.json", graph_text);
+  write("params.bin", "truncated");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"params.bin"});
+  save_tensors(dir + "/params.bin", model.params);
+  std::filesystem::remove(dir + "/kernels.so");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"kernels.so"});
+  std::filesystem::remove_all(dir);
 }
