@@ -41,6 +41,8 @@ class GraphExecutor {
   size_t num_outputs() const { return outputs_.size(); }
   const std::string& input_name(size_t i) const { return inputs_.at(i).name; }
   const std::string& output_name(size_t i) const { return outputs_.at(i).name; }
+  const std::vector<int64_t>& input_shape(size_t i) const { return inputs_.at(i).shape; }
+  const std::vector<int64_t>& output_shape(size_t i) const { return outputs_.at(i).shape; }
 
   // Copies `value` into the input named `name`; UserError for an unknown name (listing the inputs)
   // or another shape or element type.
