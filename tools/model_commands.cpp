@@ -98,6 +98,7 @@ void add_model_commands(CLI::App& app) {
   r->add_option("--input", run_args->inputs, "NAME=FILE.npy, or FILE.npy for a single-input model (repeatable)");
   r->add_option("--output", run_args->outputs, "FILE.npy for each output, in order (repeatable)");
   r->callback([run_args] { run_module(*run_args); });
+  add_bench_model_command(app);
 }
 
 }  // namespace tessel::tools

@@ -197,5 +197,17 @@ cp -r "$work/dqn" "$work/nokernels" && printf 'garbage' > "$work/nokernels/kerne
 expect_bad_args "run: corrupt kernels.so" run "$work/nokernels" --input "$models/dqn.input.npy"
 rm -rf "$work"
 
+# bench-model --json: the JSON line of the graph issue, the DQN against libtorch.
+if "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_diff", "max_rel_diff", "correct",
+        "threads", "passes"}
+assert keys <= obj.keys(), keys - obj.keys()
+assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
+assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
+'; then pass; else fail "bench-model --json breaks the contract"; fi
+expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
