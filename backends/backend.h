@@ -6,6 +6,15 @@
 // shortcut for one lowered function. Back ends register themselves by name in the plugin registry
 // (support/registry.h); create_backend makes the one a target names.
 //
+// What a back end compiles is the lowered IR of passes/lower/lower.h, with the values of
+// ir/scalar_semantics.h: wrapping integers (index arithmetic, which never overflows, may be
+// marked so), floor Div/Mod with x / -1 wrapping (division by zero undefined), float Min/Max as
+// `a < b ? a : b` / `a > b ? a : b` (a NaN operand gives b; llvm_cpu: fcmp olt/ogt + select,
+// c_source: the same conditional expression), float Mod as fma(-floor(a / b), b, a). It lowers
+// the intrinsics (ir/intrinsic.h) and attributes (ir/attr.h) it knows, skips attributes that are
+// hints, and refuses the rest, bound loops and memory scopes it cannot allocate with a UserError
+// (the CPU back ends word these refusals once, in backends/cpu_contract.h).
+//
 //   std::unique_ptr<Backend> backend = create_backend(Target::parse("llvm_cpu -isa=avx2"));
 //   Module module = backend->build({gemm_func, relu_func});
 //   module.function("gemm").run({&a, &b, &c});

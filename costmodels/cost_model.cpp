@@ -1,4 +1,4 @@
-// Argument checks and target scaling shared by every cost model.
+// The checked entry points of every cost model, and target scaling (costmodels/cost_model.h).
 #include "costmodels/cost_model.h"
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 namespace tessel {
 
 CostModel::~CostModel() = default;
+
+namespace {
 
 void check_fit_input(const std::string& model, const std::vector<ProgramFeatures>& x,
                      const std::vector<double>& throughput) {
@@ -22,8 +24,30 @@ void check_fit_input(const std::string& model, const std::vector<ProgramFeatures
                  "; throughputs must be finite and >= 0 (use 0 for a failed measurement)");
 }
 
-void throw_untrained(const std::string& model) {
-  user_error("cost model '", model, "': predict() called before fit(); fit it on measured programs first");
+void check_scores(const std::string& model, size_t programs, const std::vector<double>& scores) {
+  if (scores.size() != programs)
+    user_error("cost model '", model, "' returned ", scores.size(), " scores for ", programs,
+               " programs; a model must score every program it is given, in order");
+  for (size_t i = 0; i < scores.size(); ++i)
+    if (!std::isfinite(scores[i]))
+      user_error("cost model '", model, "' returned score ", scores[i], " for program ", i,
+                 "; scores must be finite numbers");
+}
+
+}  // namespace
+
+void CostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
+  check_fit_input(name(), x, throughput);
+  do_fit(x, throughput);
+}
+
+std::vector<double> CostModel::predict(const std::vector<ProgramFeatures>& x) const {
+  if (!trained())
+    user_error("cost model '", name(), "': predict() called before fit(); fit it on measured programs first");
+  if (x.empty()) return {};
+  std::vector<double> scores = do_predict(x);
+  check_scores(name(), x.size(), scores);
+  return scores;
 }
 
 std::vector<double> normalized_throughput(const std::vector<double>& throughput) {

@@ -9,6 +9,10 @@
 //
 // Models register as plugins of kind "cost_model". "none" is not a model: a strategy that does not
 // use one simply never creates one.
+//
+// A model implements do_fit() and do_predict(); the public fit() and predict() check what goes in
+// and what comes out (as the strategy base does for proposals), so a faulty model fails with its
+// name and what it did wrong instead of corrupting the search that called it.
 #pragma once
 #include <memory>
 #include <string>
@@ -30,20 +34,20 @@ class CostModel {
   // Trains from scratch on x[i] with measured throughput[i] (higher is faster, e.g. GFLOP/s; a
   // failed measurement counts as 0). Throws UserError if the sizes differ, x is empty, or a
   // throughput is negative or not finite. The same data and seed give the same model.
-  virtual void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) = 0;
+  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput);
 
-  // One score per program, higher meaning predicted faster. Throws UserError before the first fit.
-  virtual std::vector<double> predict(const std::vector<ProgramFeatures>& x) const = 0;
+  // One score per program, higher meaning predicted faster. Throws UserError before the first fit,
+  // and, naming the model, if the model returns another number of scores or a score that is not
+  // finite.
+  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const;
 
   virtual bool trained() const = 0;
+
+ protected:
+  // fit() and predict() without the checks: called with valid input (predict only when trained()).
+  virtual void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) = 0;
+  virtual std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const = 0;
 };
-
-// Checks the arguments of fit() as its contract says; `model` names the caller in messages.
-void check_fit_input(const std::string& model, const std::vector<ProgramFeatures>& x,
-                     const std::vector<double>& throughput);
-
-// Throws the UserError of predict() before fit().
-[[noreturn]] void throw_untrained(const std::string& model);
 
 // Throughputs divided by their maximum, so that targets lie in [0, 1] whatever the workload's scale
 // (as AutoTVM does); all zeros stay zeros.

@@ -216,7 +216,7 @@ class LoopSummarizer : public IRVisitor {
     if (buffer_ids_.count(buffer.get())) return;
     buffer_ids_[buffer.get()] = static_cast<int>(summary.buffers.size());
     summary.buffers.push_back(BufferFacts{buffer.name(), buffer.dtype().bytes(),
-                                          buffer->scope == MemoryScope::Local, elements});
+                                          buffer->scope == MemoryScope::local(), elements});
   }
 
   int buffer_index(const Buffer& buffer) {

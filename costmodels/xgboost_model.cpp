@@ -60,8 +60,7 @@ void set_params(BoosterHandle booster, const XGBoostOptions& o) {
 XGBoostModel::XGBoostModel(XGBoostOptions options)
     : options_(std::move(options)), dropped_(select_flat_features(options_.drop_features)) {}
 
-void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
-  check_fit_input(name(), x, throughput);
+void XGBoostModel::do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
   FeatureMatrix data(x, dropped_);
   std::vector<double> targets = normalized_throughput(throughput);
   std::vector<float> labels(targets.begin(), targets.end());
@@ -79,9 +78,7 @@ void XGBoostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<
   booster_ = std::move(booster);
 }
 
-std::vector<double> XGBoostModel::predict(const std::vector<ProgramFeatures>& x) const {
-  if (!trained()) throw_untrained(name());
-  if (x.empty()) return {};
+std::vector<double> XGBoostModel::do_predict(const std::vector<ProgramFeatures>& x) const {
   FeatureMatrix data(x, dropped_);
   bst_ulong length = 0;
   const float* scores = nullptr;

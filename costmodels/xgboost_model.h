@@ -26,9 +26,11 @@ class XGBoostModel : public CostModel {
   // parameters, which the registry checks when the model is created by name.
   explicit XGBoostModel(XGBoostOptions options);
   std::string name() const override { return "xgboost"; }
-  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;
-  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const override;
   bool trained() const override { return booster_ != nullptr; }
+
+ protected:
+  void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;
+  std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const override;
 
  private:
   XGBoostOptions options_;

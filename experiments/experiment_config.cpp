@@ -24,8 +24,8 @@ namespace tessel::experiments {
 namespace {
 
 // The keys any of which may be a list (a grid axis), and the others.
-const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model", "trials",
-                                            "backend",   "measure", "batch",    "transfer_from"};
+const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model",    "trials",
+                                            "backend",   "measure", "batch",    "transfer_from", "target"};
 const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds", "repeats",
                                               "threads", "timeout",     "select"};
 
@@ -123,7 +123,8 @@ struct Point {
 
 class Loader {
  public:
-  Loader(std::string path, YAML::Node root) : r_{std::move(path)}, root_(std::move(root)) {}
+  Loader(std::string path, YAML::Node root, std::string default_target)
+      : r_{std::move(path)}, root_(std::move(root)), default_target_(std::move(default_target)) {}
 
   ExperimentConfig load() {
     if (!root_.IsMap()) r_.fail(root_, "an experiment config must be a mapping of keys (name, workloads, ...)");
@@ -199,17 +200,22 @@ class Loader {
     c.space.name = "template";
     c.strategy.name = "random";
     c.cost_model.name = "none";
-    c.backend.name = "llvm_cpu";
     if (YAML::Node n = node("space")) c.space = plugin<search::ScheduleSpace>(r_, n, "space");
     if (YAML::Node n = node("strategy")) c.strategy = plugin<search::SearchStrategy>(r_, n, "strategy");
     if (YAML::Node n = node("cost_model"); n && !(n.IsScalar() && n.Scalar() == "none"))
       c.cost_model = plugin<CostModel>(r_, n, "cost_model");
+    // The target names the back end; a config that names only the back end targets the host with it.
+    c.target = default_target_;
+    if (YAML::Node n = node("target")) c.target = r_.string(n, "target");
     if (YAML::Node n = node("backend")) c.backend = plugin<Backend>(r_, n, "backend");
+    if (node("backend") && !node("target")) c.target = c.backend.name;
+    if (!node("backend")) c.backend.name = target_kind(c, node("target") ? node("target") : w);
     if (YAML::Node n = node("trials")) c.trials = r_.integer(n, "trials", 1);
     if (YAML::Node n = node("batch")) c.batch = r_.integer(n, "batch", 1);
     if (YAML::Node n = node("measure")) c.measure = r_.string(n, "measure");
     if (YAML::Node n = node("transfer_from"); n && r_.string(n, "transfer_from") != "none")
       c.transfer_from = n.Scalar();
+    check_target(c, node("target") ? node("target") : w);
     check_workload(c, w);
     check_strategy(c, node("strategy") ? node("strategy") : w);
     check_measure(c, node("measure") ? node("measure") : w);
@@ -217,9 +223,33 @@ class Loader {
     return c;
   }
 
+  // The kind of the configuration's target: the back end it names, unless `backend:` says otherwise.
+  std::string target_kind(const Configuration& c, const YAML::Node& at) const {
+    try {
+      return Target::parse(c.target).kind();
+    } catch (const UserError& e) {
+      r_.fail(at, e.what());
+    }
+  }
+
+  // A target the back end does not generate code for, or (measured on this machine) one the host
+  // cannot run, is refused before anything runs.
+  void check_target(const Configuration& c, const YAML::Node& at) const {
+    Target target = Target::parse(c.target);
+    if (target.kind() != c.backend.name)
+      r_.fail(at, "target '", c.target, "' is for the back end '", target.kind(), "' but the configuration's backend is '",
+              c.backend.name, "'; name one back end (the target's kind), or leave backend out");
+    if (c.measure != "hardware") return;
+    try {
+      target.check_runs_here("experiment");
+    } catch (const UserError& e) {
+      r_.fail(at, e.what());
+    }
+  }
+
   void check_workload(const Configuration& c, const YAML::Node& at) const {
     try {
-      search::Task::create(c.workload, c.space.name, c.space.params);
+      search::Task::create(c.workload, c.space.name, c.space.params, Target::parse(c.target));
     } catch (const UserError& e) {
       r_.fail(at, e.what());
     }
@@ -258,6 +288,7 @@ class Loader {
     add("space", c.space.label());
     add("trials", std::to_string(c.trials));
     add("backend", c.backend.label());
+    add("target", c.target);
     add("measure", c.measure);
     add("batch", std::to_string(c.batch));
     add("transfer_from", c.transfer_from.empty() ? "none" : c.transfer_from);
@@ -266,6 +297,7 @@ class Loader {
 
   Reader r_;
   YAML::Node root_;
+  std::string default_target_;
   std::set<std::string> varied_;
   mutable std::map<std::string, search::RecordedSet> sets_;  // each set file loaded once
 };
@@ -298,30 +330,32 @@ nlohmann::json Configuration::to_json() const {
           {"strategy", strategy.to_json()},
           {"cost_model", model},
           {"backend", backend.to_json()},
+          {"target", target},
           {"trials", trials},
           {"batch", batch},
           {"measure", measure},
           {"transfer_from", transfer_from.empty() ? "none" : transfer_from}};
 }
 
-ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::string& path) {
+ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::string& path,
+                                         const std::string& default_target) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     user_error(path, ":", e.mark.line + 1, ":", e.mark.column + 1, ": malformed YAML: ", e.msg);
   }
-  ExperimentConfig config = Loader(path, root).load();
+  ExperimentConfig config = Loader(path, root, default_target).load();
   config.source = yaml_json(root);
   return config;
 }
 
-ExperimentConfig ExperimentConfig::load(const std::string& path) {
+ExperimentConfig ExperimentConfig::load(const std::string& path, const std::string& default_target) {
   std::ifstream in(path);
   if (!in) user_error("cannot read experiment config '", path, "'");
   std::stringstream text;
   text << in.rdbuf();
-  return parse(text.str(), path);
+  return parse(text.str(), path, default_target);
 }
 
 std::vector<RunSpec> ExperimentConfig::runs() const {

@@ -9,7 +9,8 @@
 //   cost_model: xgboost               # cost model plugin or none        (default none)
 //   trials: 32                        # trials per run                   (default 64)
 //   seeds: [0, 1]                     # one run per seed                 (default [0])
-//   backend: llvm_cpu                 # code generator plugin            (default llvm_cpu)
+//   backend: llvm_cpu                 # code generator plugin            (default: the target's kind)
+//   target: "llvm_cpu -isa=avx2"      # target string (target/target.h)  (default llvm_cpu: the host)
 //   measure: hardware                 # or replay:<recorded set>         (default hardware)
 //   batch: 8                          # configurations measured per batch (default 8)
 //   transfer_from: none               # records db for transfer learning  (default none)
@@ -46,6 +47,7 @@ struct Configuration {
   int64_t trials = 64, batch = 8;
   std::string measure = "hardware";  // "hardware" | "replay:<set>"
   std::string transfer_from;         // empty: none
+  std::string target = "llvm_cpu";   // as written; the runner resolves it with the thread count
   std::string cost_model_used;       // cost_model.name, or "none" when the strategy takes no model
   // Names the configuration among those of its workload: strategy, the model it uses, and every
   // other grid key the config varies, e.g. "model_based+xgboost" or "random trials=64".
@@ -71,9 +73,11 @@ struct ExperimentConfig {
   MeasureSettings measure;
 
   // Parses and validates; throws UserError "path:line:column: what is wrong; what is valid".
-  static ExperimentConfig load(const std::string& path);
+  // `default_target` is the target of configurations whose config names none (`--target`).
+  static ExperimentConfig load(const std::string& path, const std::string& default_target = "llvm_cpu");
   // The same from text (path names it in messages).
-  static ExperimentConfig parse(const std::string& text, const std::string& path);
+  static ExperimentConfig parse(const std::string& text, const std::string& path,
+                                const std::string& default_target = "llvm_cpu");
 
   // Configurations × seeds, configuration-major.
   std::vector<RunSpec> runs() const;

@@ -43,11 +43,20 @@ void check_resumable(const fs::path& out, const ExperimentConfig& config) {
                "'; choose another --out");
 }
 
+// A configuration's target with the experiment's thread count, unless its target string sets one.
+Target resolved_target(const Configuration& c, const ExperimentConfig& config) {
+  Target target = Target::parse(c.target);
+  bool sets_threads = c.target.find("-threads=") != std::string::npos;
+  return target.is_cpu() && !sets_threads ? target.with_threads(config.measure.threads) : target;
+}
+
 nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& options) {
   nlohmann::json runs = nlohmann::json::array();
   for (const RunSpec& r : config.runs()) {
-    nlohmann::json run = config.configurations[r.configuration].to_json();
+    const Configuration& c = config.configurations[r.configuration];
+    nlohmann::json run = c.to_json();
     run["seed"] = r.seed;
+    run["target_resolved"] = resolved_target(c, config).str();
     runs.push_back(run);
   }
   nlohmann::json libraries = library_versions();
@@ -55,6 +64,7 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
   return {{"name", config.name},        {"config_file", config.path},  {"config", config.source},
           {"seeds", config.seeds},       {"runs", runs},                {"git", git_state()},
           {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
+          {"host_target", Target::host().str()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
                                {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select}}}};
@@ -66,15 +76,15 @@ class Workbench {
   Workbench(const ExperimentConfig& config, const RunnerOptions& options) : config_(config), options_(options) {}
 
   const search::Task& task(const Configuration& c) {
-    std::string key = c.workload + "|" + c.space.label();
+    std::string key = c.workload + "|" + c.space.label() + "|" + c.target;
     if (!tasks_.count(key))
-      tasks_.emplace(key,
-                     std::make_unique<search::Task>(search::Task::create(c.workload, c.space.name, c.space.params)));
+      tasks_.emplace(key, std::make_unique<search::Task>(search::Task::create(c.workload, c.space.name, c.space.params,
+                                                                              resolved_target(c, config_))));
     return *tasks_.at(key);
   }
 
   const search::MeasureSource& source(const Configuration& c) {
-    std::string key = c.workload + "|" + c.space.label() + "|" + c.measure + "|" + c.backend.label();
+    std::string key = c.workload + "|" + c.space.label() + "|" + c.measure + "|" + c.backend.label() + "|" + c.target;
     if (!sources_.count(key)) sources_.emplace(key, make_source(c));
     return *sources_.at(key);
   }
@@ -109,7 +119,7 @@ class Workbench {
       if (options_.measure_baseline) b.baseline = options_.measure_baseline(w, config_.measure.threads);
     } else {
       const search::RecordedWorkload& r = recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name);
-      b.baseline = {r.baseline_name, r.baseline_us};
+      b.baseline = {r.baseline_name, r.baseline_us, ""};
     }
     if (b.baseline.median_us > 0) b.gflops = w.flops() / b.baseline.median_us * 1e-3;
     return b;
@@ -140,9 +150,9 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   tune.trials = c.trials;
   tune.batch = static_cast<size_t>(c.batch);
   tune.progress = false;
-  tune.learn_from_other_runs = false;
   tune.select.candidates = config.measure.select;
-  search::RunKey key{c.workload, c.space.label(), c.label, spec.seed};
+  search::RunKey key = search::make_run_key(task, c.label, spec.seed);
+  key.space = c.space.label();  // its parameters too: runs in differently set spaces never resume each other
   auto show = [&](const search::TuneReport& r) {
     if (options.progress)
       *options.progress << "[run " << number << "/" << total << "] " << c.workload << " " << c.label << " seed "

@@ -58,7 +58,7 @@ class StructuralComparator : public IRVisitor {
   }
 
   void bind_buffer(const Buffer& a, const Buffer& b) {
-    check(a.dtype() == b.dtype() && a->scope == b->scope);
+    check(a.dtype() == b.dtype() && a.scope() == b.scope());
     if (map_bound_) buffers_.bind(a.get(), b.get());
   }
 
@@ -109,7 +109,7 @@ class StructuralComparator : public IRVisitor {
   }
   void visit_node(const Cast* op) override { equal(op->value, other<Cast>()->value); }
   void visit_node(const Call* op) override {
-    check(op->name == other<Call>()->name);
+    check(op->intrinsic == other<Call>()->intrinsic);
     equal_list(op->args, other<Call>()->args);
   }
   void visit_node(const TensorRead* op) override {
@@ -152,7 +152,7 @@ class StructuralComparator : public IRVisitor {
 
   void visit_node(const For* op) override {
     auto* o = other<For>();
-    check(op->kind == o->kind);
+    check(op->kind == o->kind && op->thread_tag == o->thread_tag);
     equal(op->min, o->min);
     equal(op->extent, o->extent);
     bind_var(op->var, o->var);
@@ -172,7 +172,7 @@ class StructuralComparator : public IRVisitor {
   }
   void visit_node(const Realize* op) override {
     auto* o = other<Realize>();
-    if (!check(op->op == o->op && op->bounds.size() == o->bounds.size())) return;
+    if (!check(op->op == o->op && op->scope == o->scope && op->bounds.size() == o->bounds.size())) return;
     for (size_t i = 0; i < op->bounds.size(); ++i) {
       equal(op->bounds[i].min, o->bounds[i].min);
       equal(op->bounds[i].extent, o->bounds[i].extent);
@@ -202,6 +202,16 @@ class StructuralComparator : public IRVisitor {
     bind_var(op->var, o->var);
     equal(op->body, o->body);
   }
+  void visit_node(const Evaluate* op) override { equal(op->value, other<Evaluate>()->value); }
+  void visit_node(const AttrStmt* op) override {
+    auto* o = other<AttrStmt>();
+    if (!check(op->key == o->key && op->subject.index() == o->subject.index())) return;
+    if (auto* var = std::get_if<Var>(&op->subject)) equal(*var, std::get<Var>(o->subject));
+    if (auto* buffer = std::get_if<Buffer>(&op->subject)) equal_buffer(*buffer, std::get<Buffer>(o->subject));
+    if (auto* name = std::get_if<std::string>(&op->subject)) check(*name == std::get<std::string>(o->subject));
+    equal(op->value, o->value);
+    equal(op->body, o->body);
+  }
 
  private:
   const bool map_bound_;
@@ -228,7 +238,7 @@ class StructuralHasher : public IRVisitor {
   }
   void bind_buffer(const Buffer& b) {
     mix(type_bits(b.dtype()));
-    mix(static_cast<uint64_t>(b->scope));
+    mix(std::hash<std::string>()(b.scope().name()));
     if (map_bound_) buffers_.emplace(b.get(), buffers_.size());
   }
   void mix(uint64_t v) {
@@ -321,6 +331,7 @@ class StructuralHasher : public IRVisitor {
 
   void visit_node(const For* op) override {
     mix(static_cast<uint64_t>(op->kind));
+    if (op->kind == ForKind::ThreadBinding) mix(std::hash<std::string>()(op->thread_tag));
     hash(op->min);
     hash(op->extent);
     bind_var(op->var);
@@ -338,6 +349,7 @@ class StructuralHasher : public IRVisitor {
   }
   void visit_node(const Realize* op) override {
     mix(reinterpret_cast<uintptr_t>(op->op.get()));
+    mix(std::hash<std::string>()(op->scope.name()));
     mix(op->bounds.size());
     for (const Range& r : op->bounds) {
       hash(r.min);
@@ -362,6 +374,16 @@ class StructuralHasher : public IRVisitor {
   void visit_node(const LetStmt* op) override {
     hash(op->value);
     bind_var(op->var);
+    hash(op->body);
+  }
+  void visit_node(const Evaluate* op) override { hash(op->value); }
+  void visit_node(const AttrStmt* op) override {
+    mix(std::hash<std::string>()(op->key));
+    mix(op->subject.index());
+    if (auto* var = std::get_if<Var>(&op->subject)) hash(*var);
+    if (auto* buffer = std::get_if<Buffer>(&op->subject)) mix_ref(buffers_, buffer->get());
+    if (auto* name = std::get_if<std::string>(&op->subject)) mix(std::hash<std::string>()(*name));
+    hash(op->value);
     hash(op->body);
   }
 

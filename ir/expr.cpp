@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "ir/intrinsic.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -23,6 +24,9 @@ IterVar::IterVar(Var var, Range dom, IterKind kind)
 
 Buffer::Buffer(std::string name, DataType dtype, MemoryScope scope)
     : Handle(std::make_shared<BufferNode>(BufferNode{std::move(name), dtype, scope})) {}
+
+Call::Call(DataType t, const Intrinsic& i, std::vector<Expr> a)
+    : ExprNode(kKind, t), intrinsic(&i), name(i.name), args(std::move(a)) {}
 
 Expr make_int(int64_t value, DataType type) {
   if (type.is_float()) return make_float(static_cast<double>(value), type);
@@ -104,6 +108,8 @@ Expr build(DataType t, Expr a, Expr b) {
 
 Expr make_binary(NodeKind kind, Expr a, Expr b) {
   TESSEL_CHECK(a.defined() && b.defined(), "operand of a binary expression is undefined");
+  check_not_statement_call(a, "an operand of a binary operator");
+  check_not_statement_call(b, "an operand of a binary operator");
   reconcile(kind, a, b);
   DataType t = is_comparison(kind) ? DataType::boolean().with_lanes(a.type().lanes) : a.type();
   switch (kind) {
@@ -128,6 +134,7 @@ Expr make_binary(NodeKind kind, Expr a, Expr b) {
 }
 
 Expr cast(DataType type, Expr value) {
+  check_not_statement_call(value, "the operand of a cast");
   if (value.type() == type) return value;
   if (type.lanes == 1 && value.type().lanes > 1) type = type.with_lanes(value.type().lanes);
   if (value.type() == type) return value;
@@ -135,6 +142,7 @@ Expr cast(DataType type, Expr value) {
 }
 
 Expr select(Expr cond, Expr t, Expr f) {
+  for (const Expr* e : {&cond, &t, &f}) check_not_statement_call(*e, "an operand of select");
   reconcile(NodeKind::Add, t, f);
   TESSEL_CHECK(cond.type().is_bool(), "select condition must be bool, got ", cond.type().str());
   DataType type = t.type();
@@ -146,24 +154,24 @@ Expr max(Expr a, Expr b) { return make_binary(NodeKind::Max, std::move(a), std::
 Expr eq(Expr a, Expr b) { return make_binary(NodeKind::EQ, std::move(a), std::move(b)); }
 Expr ne(Expr a, Expr b) { return make_binary(NodeKind::NE, std::move(a), std::move(b)); }
 
-Expr call(const std::string& name, std::vector<Expr> args) {
-  TESSEL_CHECK(!args.empty(), "intrinsic ", name, " needs an argument");
-  DataType t = args[0].type();
-  return Expr(std::make_shared<Call>(t, name, std::move(args)));
-}
+Expr call(const std::string& name, std::vector<Expr> args) { return make_call(intrinsic(name), std::move(args)); }
 
 Expr ramp(Expr base, Expr stride, int lanes) {
+  check_not_statement_call(base, "the base of a ramp");
+  check_not_statement_call(stride, "the stride of a ramp");
   reconcile(NodeKind::Add, base, stride);
   return Expr(std::make_shared<Ramp>(std::move(base), std::move(stride), lanes));
 }
 
 Expr broadcast(Expr value, int lanes) {
   TESSEL_CHECK(value.type().lanes == 1, "broadcast of a vector");
+  check_not_statement_call(value, "the value of a broadcast");
   if (lanes == 1) return value;
   return Expr(std::make_shared<Broadcast>(std::move(value), lanes));
 }
 
 Expr load(Buffer buffer, Expr index) {
+  check_not_statement_call(index, "an index");
   DataType t = buffer.dtype().with_lanes(index.type().lanes);
   return Expr(std::make_shared<Load>(t, std::move(buffer), std::move(index)));
 }
@@ -181,6 +189,7 @@ Expr operator>=(Expr a, Expr b) { return make_binary(NodeKind::GE, std::move(a),
 Expr operator&&(Expr a, Expr b) { return make_binary(NodeKind::And, std::move(a), std::move(b)); }
 Expr operator||(Expr a, Expr b) { return make_binary(NodeKind::Or, std::move(a), std::move(b)); }
 Expr operator!(Expr a) {
+  check_not_statement_call(a, "the operand of !");
   DataType t = a.type();
   return Expr(std::make_shared<Not>(t, std::move(a)));
 }

@@ -2,13 +2,15 @@
 //
 // Integer Div and Mod are floor division and the matching non-negative modulo (as in TVM's
 // floordiv/floormod), which keeps index arithmetic exact for negative values and lets the
-// simplifier reason about it. A few node kinds belong to one level only: TensorRead and Reduce
+// simplifier reason about it; ir/scalar_semantics.h gives the value of every operation (wrapping,
+// division by -1 or 0, NaN in min/max). A few node kinds belong to one level only: TensorRead and Reduce
 // appear in tensor expressions before lowering; Load, Ramp and Broadcast after storage flattening.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ir/memory_scope.h"
 #include "ir/node.h"
 #include "ir/type.h"
 
@@ -85,22 +87,21 @@ class IterVar : public Handle<IterVarNode> {
   bool is_reduce() const { return get()->kind == IterKind::Reduce; }
 };
 
-enum class MemoryScope : uint8_t { Global, Local };
-
 struct BufferNode {
   std::string name;
   DataType dtype;
   MemoryScope scope;
 };
 
-// A flat, typed region of memory: a function argument (Global) or a temporary (Local). Loads and
-// stores index it with one element offset.
+// A flat, typed region of memory: a function argument (scope "global") or a temporary (usually
+// "local"; see ir/memory_scope.h). Loads and stores index it with one element offset.
 class Buffer : public Handle<BufferNode> {
  public:
   using Handle::Handle;
   Buffer(std::string name, DataType dtype, MemoryScope scope);
   const std::string& name() const { return get()->name; }
   DataType dtype() const { return get()->dtype; }
+  const MemoryScope& scope() const { return get()->scope; }
 };
 
 // ---- arithmetic and logic ----------------------------------------------------------------------
@@ -146,12 +147,16 @@ struct Cast : ExprNode {
   const Expr value;
 };
 
-// A pure math intrinsic by name: exp, log, sqrt, fabs, tanh, sigmoid.
+struct Intrinsic;
+
+// A call of an intrinsic (ir/intrinsic.h): pure math such as exp, or an operation with effects
+// (prefetch, fill) that then stands alone as an Evaluate statement. Built by call()/make_call(),
+// which check the arguments with the intrinsic's type rule.
 struct Call : ExprNode {
   static constexpr NodeKind kKind = NodeKind::Call;
-  Call(DataType t, std::string n, std::vector<Expr> a)
-      : ExprNode(kKind, t), name(std::move(n)), args(std::move(a)) {}
-  const std::string name;
+  Call(DataType t, const Intrinsic& i, std::vector<Expr> a);
+  const Intrinsic* const intrinsic;  // never null
+  const std::string name;            // the intrinsic's name
   const std::vector<Expr> args;
 };
 
@@ -227,7 +232,7 @@ Expr min(Expr a, Expr b);
 Expr max(Expr a, Expr b);
 Expr eq(Expr a, Expr b);
 Expr ne(Expr a, Expr b);
-Expr call(const std::string& name, std::vector<Expr> args);  // math intrinsic, type of args[0]
+Expr call(const std::string& name, std::vector<Expr> args);  // an intrinsic by name (ir/intrinsic.h)
 Expr ramp(Expr base, Expr stride, int lanes);
 Expr broadcast(Expr value, int lanes);
 Expr load(Buffer buffer, Expr index);  // lanes from the index

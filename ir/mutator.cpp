@@ -1,6 +1,8 @@
 // Dispatch and default (copy-on-change) rebuilding of IRMutator, and variable substitution.
 #include "ir/mutator.h"
 
+#include "ir/intrinsic.h"
+
 namespace tessel {
 
 Expr IRMutator::mutate(const Expr& e) {
@@ -68,7 +70,7 @@ Expr IRMutator::mutate_node(const Cast* op, const Expr& self) {
 Expr IRMutator::mutate_node(const Call* op, const Expr& self) {
   bool changed = false;
   std::vector<Expr> args = mutate_all(op->args, &changed);
-  return changed ? Expr(std::make_shared<Call>(op->type, op->name, std::move(args))) : self;
+  return changed ? make_call(*op->intrinsic, std::move(args)) : self;
 }
 
 Expr IRMutator::mutate_node(const TensorRead* op, const Expr& self) {
@@ -108,7 +110,7 @@ Stmt IRMutator::mutate_node(const For* op, const Stmt& self) {
   Expr mn = mutate(op->min), ext = mutate(op->extent);
   Stmt body = mutate(op->body);
   if (mn.same_as(op->min) && ext.same_as(op->extent) && body.same_as(op->body)) return self;
-  return make_for(op->var, mn, ext, op->kind, body);
+  return make_for(op->var, mn, ext, op->kind, body, op->thread_tag);
 }
 
 Stmt IRMutator::mutate_node(const Store* op, const Stmt& self) {
@@ -135,7 +137,7 @@ Stmt IRMutator::mutate_node(const Realize* op, const Stmt& self) {
   }
   Stmt body = mutate(op->body);
   if (!changed && body.same_as(op->body)) return self;
-  return make_realize(op->op, std::move(bounds), body);
+  return make_realize(op->op, std::move(bounds), op->scope, body);
 }
 
 Stmt IRMutator::mutate_node(const Allocate* op, const Stmt& self) {
@@ -167,6 +169,20 @@ Stmt IRMutator::mutate_node(const LetStmt* op, const Stmt& self) {
   Stmt b = mutate(op->body);
   if (v.same_as(op->value) && b.same_as(op->body)) return self;
   return make_let(op->var, v, b);
+}
+
+Stmt IRMutator::mutate_node(const Evaluate* op, const Stmt& self) {
+  Expr v = mutate(op->value);
+  return v.same_as(op->value) ? self : make_evaluate(v);
+}
+
+// The subject is not rewritten: a variable subject names a variable, and substituting an
+// expression for it would not leave one.
+Stmt IRMutator::mutate_node(const AttrStmt* op, const Stmt& self) {
+  Expr v = mutate(op->value);
+  Stmt b = mutate(op->body);
+  if (v.same_as(op->value) && b.same_as(op->body)) return self;
+  return make_attr(op->key, op->subject, v, b);
 }
 
 namespace {

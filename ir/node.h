@@ -14,6 +14,8 @@ enum class NodeKind : uint8_t {
   Select, Cast, Call, TensorRead, Reduce, Load, Ramp, Broadcast, Let,
   // statements
   For, Store, Provide, Realize, Allocate, IfThenElse, Seq, LetStmt,
+  // added later; kept last so the values (and structural hashes) of the kinds above do not move
+  Evaluate, AttrStmt,
 };
 
 struct Node {

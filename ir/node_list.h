@@ -10,4 +10,5 @@
   X(IntImm) X(FloatImm) X(VarNode) X(Not) X(Select) X(Cast) X(Call) X(TensorRead) X(Reduce) \
   X(Load) X(Ramp) X(Broadcast) X(Let)
 
-#define TESSEL_STMT_NODES(X) X(For) X(Store) X(Provide) X(Realize) X(Allocate) X(IfThenElse) X(Seq) X(LetStmt)
+#define TESSEL_STMT_NODES(X) \
+  X(For) X(Store) X(Provide) X(Realize) X(Allocate) X(IfThenElse) X(Seq) X(LetStmt) X(Evaluate) X(AttrStmt)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "ir/intrinsic.h"
 #include "ir/visitor.h"
 
 namespace tessel {
@@ -53,15 +54,6 @@ std::string int_text(int64_t value, DataType type) {
   std::string text = std::to_string(value);
   if (type.is_int() && type.bits == 32) return text;
   return text + (type.is_uint() ? "u" : "i") + std::to_string(type.bits);
-}
-
-const char* combiner_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum: return "sum";
-    case ReduceOp::Max: return "max";
-    case ReduceOp::Min: return "min";
-  }
-  return "?";
 }
 
 class IRPrinter : public IRVisitor {
@@ -133,7 +125,10 @@ class IRPrinter : public IRVisitor {
   void visit_node(const Cast* op) override { call_like(op->type.str().c_str(), {op->value}); }
   void visit_node(const Call* op) override {
     os_ << op->name << "(";
-    print_list(op->args);
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      os_ << (i ? ", " : "") << (op->intrinsic->is_address_arg(i) ? "&" : "");
+      print(op->args[i]);
+    }
     os_ << ")";
   }
   void visit_node(const TensorRead* op) override {
@@ -142,7 +137,7 @@ class IRPrinter : public IRVisitor {
     os_ << "]";
   }
   void visit_node(const Reduce* op) override {
-    os_ << combiner_name(op->combiner) << "(";
+    os_ << reduce_op_name(op->combiner) << "(";
     print(op->source);
     os_ << ", axis=[";
     for (size_t i = 0; i < op->axes.size(); ++i) os_ << (i ? ", " : "") << op->axes[i].name();
@@ -192,6 +187,7 @@ class IRPrinter : public IRVisitor {
     print(op->min);
     os_ << ", ";
     print(op->extent);
+    if (!op->thread_tag.empty()) os_ << ", " << op->thread_tag;
     os_ << ")";
     block(op->body);
     os_ << "\n";
@@ -223,6 +219,7 @@ class IRPrinter : public IRVisitor {
       os_ << "]";
     }
     os_ << ")";
+    scope_suffix(op->scope);
     block(op->body);
     os_ << "\n";
   }
@@ -231,6 +228,7 @@ class IRPrinter : public IRVisitor {
     os_ << "allocate " << op->buffer.name() << "[" << op->buffer.dtype().str() << " * ";
     print(op->size);
     os_ << "]";
+    scope_suffix(op->buffer.scope());
     block(op->body);
     os_ << "\n";
   }
@@ -255,6 +253,26 @@ class IRPrinter : public IRVisitor {
     print(op->value);
     os_ << "\n";
     print(op->body);
+  }
+  void visit_node(const Evaluate* op) override {
+    line_start();
+    print(op->value);
+    os_ << "\n";
+  }
+  void visit_node(const AttrStmt* op) override {
+    line_start();
+    os_ << "attr ";
+    if (auto* var = std::get_if<Var>(&op->subject)) os_ << "[" << var->name() << "] ";
+    if (auto* buffer = std::get_if<Buffer>(&op->subject)) os_ << "[" << buffer->name() << "] ";
+    if (auto* name = std::get_if<std::string>(&op->subject)) os_ << "[\"" << *name << "\"] ";
+    os_ << op->key << " = ";
+    print(op->value);
+    block(op->body);
+    os_ << "\n";
+  }
+
+  void scope_suffix(const MemoryScope& scope) {
+    if (scope != MemoryScope::local()) os_ << " @" << scope.name();
   }
 
  private:
@@ -325,6 +343,15 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     print_domain(os, iv);
   }
   return os;
+}
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Max: return "max";
+    case ReduceOp::Min: return "min";
+  }
+  return "?";
 }
 
 std::string to_string(const Expr& e) { return stream_to_string(e); }

@@ -3,6 +3,7 @@
 #include "ir/schedule.h"
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_set>
 
 #include "ir/mutator.h"
@@ -12,7 +13,7 @@ namespace tessel {
 
 namespace {
 
-StageRef make_stage(const Tensor& op) {
+std::shared_ptr<StageNode> make_stage(const Tensor& op) {
   auto stage = std::make_shared<StageNode>();
   stage->op = op;
   stage->origin = op;
@@ -32,17 +33,34 @@ IterVar derived_axis(const IterVar& parent, const std::string& suffix, int64_t e
   return IterVar(Var(parent.name() + suffix), Range{0, Expr(extent)}, parent->kind);
 }
 
-const char* annotation_name(LoopAnnotation a) {
-  switch (a) {
-    case LoopAnnotation::Vectorize: return "vectorize";
-    case LoopAnnotation::Unroll: return "unroll";
-    case LoopAnnotation::Parallel: return "parallel";
-    case LoopAnnotation::None: break;
-  }
-  return "none";
+bool is_pragma_key(const std::string& key) {
+  auto allowed = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return !key.empty() && std::all_of(key.begin(), key.end(), allowed);
 }
 
 }  // namespace
+
+const char* annotation_name(ForKind kind) {
+  switch (kind) {
+    case ForKind::Serial: return "none";
+    case ForKind::Parallel: return "parallel";
+    case ForKind::Vectorized: return "vectorize";
+    case ForKind::Unrolled: return "unroll";
+    case ForKind::ThreadBinding: return "bind";
+  }
+  return "?";
+}
+
+ForKind parse_annotation(const std::string& text) {
+  for (ForKind kind : {ForKind::Serial, ForKind::Unrolled, ForKind::Vectorized, ForKind::Parallel})
+    if (text == annotation_name(kind)) return kind;
+  user_error("unknown loop annotation '", text, "'; valid: none, unroll, vectorize, parallel");
+}
+
+ForKind StageNode::for_kind(const IterVar& axis) const {
+  auto it = for_kinds.find(axis.get());
+  return it == for_kinds.end() ? ForKind::Serial : it->second;
+}
 
 // ---- Stage ---------------------------------------------------------------------------------------
 
@@ -137,21 +155,64 @@ void Stage::reorder(const std::vector<IterVar>& order) {
   for (size_t i = 0; i < order.size(); ++i) node_->leaf_axes[slots[i]] = order[i];
 }
 
-void Stage::annotate(const IterVar& axis, LoopAnnotation annotation, const char* primitive) {
+void Stage::annotate(const IterVar& axis, ForKind kind, const char* primitive) {
   leaf_position(axis, primitive);
-  if (axis.is_reduce() && annotation != LoopAnnotation::Unroll)
+  if (axis.is_reduce() && kind != ForKind::Unrolled)
     user_error(primitive, ": axis '", axis.name(), "' of stage '", name(),
                "' is a reduction axis; its iterations depend on each other, so only unroll applies to it");
-  LoopAnnotation& current = node_->annotations[axis.get()];
-  if (current != LoopAnnotation::None && current != annotation)
+  ForKind& current = node_->for_kinds[axis.get()];
+  if (current != ForKind::Serial && current != kind)
     user_error(primitive, ": axis '", axis.name(), "' of stage '", name(), "' is already marked ",
                annotation_name(current));
-  current = annotation;
+  current = kind;
 }
 
-void Stage::vectorize(const IterVar& axis) { annotate(axis, LoopAnnotation::Vectorize, "vectorize"); }
-void Stage::unroll(const IterVar& axis) { annotate(axis, LoopAnnotation::Unroll, "unroll"); }
-void Stage::parallel(const IterVar& axis) { annotate(axis, LoopAnnotation::Parallel, "parallel"); }
+void Stage::vectorize(const IterVar& axis) { annotate(axis, ForKind::Vectorized, "vectorize"); }
+void Stage::unroll(const IterVar& axis) { annotate(axis, ForKind::Unrolled, "unroll"); }
+void Stage::parallel(const IterVar& axis) { annotate(axis, ForKind::Parallel, "parallel"); }
+
+void Stage::bind(const IterVar& axis, const std::string& thread_tag) {
+  const auto& tags = thread_tags();
+  if (std::find(tags.begin(), tags.end(), thread_tag) == tags.end()) {
+    std::string known;
+    for (const std::string& t : tags) known += (known.empty() ? "" : ", ") + t;
+    user_error("bind: '", thread_tag, "' (for axis '", axis.name(), "' of stage '", name(),
+               "') is not a thread tag; valid: ", known);
+  }
+  for (const auto& [other, tag] : node_->thread_tags) {
+    if (tag == thread_tag && other != axis.get())
+      user_error("bind: stage '", name(), "' already binds another loop to ", thread_tag,
+                 "; each thread tag binds one loop of a stage (fuse the loops first)");
+    if (tag != thread_tag && other == axis.get())
+      user_error("bind: axis '", axis.name(), "' of stage '", name(), "' is already bound to ", tag);
+  }
+  annotate(axis, ForKind::ThreadBinding, "bind");
+  node_->thread_tags[axis.get()] = thread_tag;
+}
+
+void Stage::pragma(const IterVar& axis, const std::string& key, Expr value) {
+  leaf_position(axis, "pragma");
+  if (!is_pragma_key(key))
+    user_error("pragma: key '", key, "' on axis '", axis.name(), "' of stage '", name(),
+               "' must be a non-empty name of letters, digits and '_'");
+  if (!value.defined() || (!value.as<IntImm>() && !value.as<FloatImm>()))
+    user_error("pragma: the value of pragma '", key, "' on axis '", axis.name(), "' of stage '", name(),
+               "' must be a constant");
+  std::vector<Pragma>& on_axis = node_->pragmas[axis.get()];
+  for (const Pragma& p : on_axis)
+    if (p.key == key)
+      user_error("pragma: axis '", axis.name(), "' of stage '", name(), "' already has pragma '", key, "'");
+  on_axis.push_back({key, std::move(value)});
+}
+
+void Stage::set_scope(const std::string& scope) {
+  MemoryScope checked(scope);
+  if (node_->op->is_placeholder())
+    user_error("set_scope: '", name(), "' is an input placeholder; its storage is the caller's global memory");
+  if (node_->is_output)
+    user_error("set_scope: '", name(), "' is an output of the schedule; outputs are function arguments in global memory");
+  node_->scope = checked;
+}
 
 namespace {
 
@@ -174,14 +235,14 @@ void check_movable(const Stage& stage, const char* primitive) {
 
 void Stage::compute_at(const Stage& parent, const IterVar& axis) {
   check_movable(*this, "compute_at");
-  if (parent.ref() == node_) user_error("compute_at: stage '", name(), "' cannot be computed at itself");
+  if (parent.same_as(*this)) user_error("compute_at: stage '", name(), "' cannot be computed at itself");
   parent.leaf_position(axis, "compute_at");
   std::unordered_set<const OperationNode*> visited;
   if (!reads_transitively(parent->op, node_->op.get(), visited))
     user_error("compute_at: stage '", parent.name(), "' does not read '", name(),
                "', so '", name(), "' cannot be computed inside its loops");
   node_->attach = AttachKind::At;
-  node_->attach_stage = parent.ref();
+  node_->attach_stage = parent.node_;
   node_->attach_axis = axis;
 }
 
@@ -204,24 +265,24 @@ void Stage::compute_root() {
 Schedule::Schedule(std::vector<Tensor> outputs) : outputs_(std::move(outputs)) {
   if (outputs_.empty()) user_error("a schedule needs at least one output tensor");
   for (const Tensor& t : topological_order(outputs_)) {
-    StageRef stage = make_stage(t);
-    by_op_[t.get()] = stage;
+    Stage stage(make_stage(t));
+    by_op_.insert_or_assign(t.get(), stage);
     stages_.push_back(stage);
   }
-  for (const Tensor& t : outputs_) by_op_.at(t.get())->is_output = true;
+  for (const Tensor& t : outputs_) by_op_.at(t.get()).node_->is_output = true;
 }
 
 Schedule create_schedule(std::vector<Tensor> outputs) { return Schedule(std::move(outputs)); }
 
-StageRef Schedule::stage_of(const OperationNode* op) const {
+const Stage* Schedule::stage_of(const OperationNode* op) const {
   auto it = by_op_.find(op);
-  return it == by_op_.end() ? nullptr : it->second;
+  return it == by_op_.end() ? nullptr : &it->second;
 }
 
 Stage Schedule::operator[](const Tensor& t) const {
-  StageRef stage = t.defined() ? stage_of(t.get()) : nullptr;
+  const Stage* stage = t.defined() ? stage_of(t.get()) : nullptr;
   if (!stage) user_error("tensor '", t.defined() ? t.name() : "?", "' is not part of this schedule");
-  return Stage(stage);
+  return *stage;
 }
 
 Tensor Schedule::current(const Tensor& t) const { return (*this)[t]->op; }
@@ -245,23 +306,32 @@ class ReadRedirector : public IRMutator {
   const std::unordered_map<const OperationNode*, Tensor>& map_;
 };
 
-Tensor with_body(const Tensor& op, Expr body) {
-  auto node = std::make_shared<OperationNode>(*op.get());
-  node->body = std::move(body);
-  return Tensor(std::move(node));
-}
-
 std::vector<Expr> axis_vars(const std::vector<IterVar>& axes) {
   std::vector<Expr> vars;
   for (const IterVar& a : axes) vars.push_back(a.var());
   return vars;
 }
 
+Tensor with_body(const Tensor& op, Expr body) {
+  auto node = std::make_shared<OperationNode>(*op.get());
+  node->body = std::move(body);
+  return Tensor(std::move(node));
+}
+
+// The operation cache_write leaves behind: `op` reduced to a copy of its cache, element by element.
+Tensor copy_of_cache(const Tensor& op, const Tensor& cache) {
+  auto node = std::make_shared<OperationNode>(*op.get());
+  node->body = cache(axis_vars(op->axis));
+  node->reduce_axis.clear();
+  node->tag = "cache_write";
+  return Tensor(std::move(node));
+}
+
 }  // namespace
 
 void Schedule::replace_ops(const std::unordered_map<const OperationNode*, Tensor>& replaced) {
   std::unordered_map<const OperationNode*, Tensor> map = replaced;
-  for (const StageRef& stage : stages_) {
+  for (Stage& stage : stages_) {
     const Tensor& op = stage->op;
     auto direct = map.find(op.get());
     Tensor next = direct != map.end() ? direct->second : op;
@@ -271,15 +341,15 @@ void Schedule::replace_ops(const std::unordered_map<const OperationNode*, Tensor
     }
     if (next.same_as(op)) continue;
     map[op.get()] = next;
-    stage->op = next;
-    by_op_[next.get()] = stage;
+    stage.node_->op = next;
+    by_op_.insert_or_assign(next.get(), stage);
   }
 }
 
-void Schedule::insert_stage_before(const StageRef& consumer, StageRef stage) {
-  auto it = std::find(stages_.begin(), stages_.end(), consumer);
+void Schedule::insert_stage_before(const Stage& consumer, Stage stage) {
+  auto it = std::find_if(stages_.begin(), stages_.end(), [&](const Stage& s) { return s.same_as(consumer); });
   TESSEL_CHECK(it != stages_.end(), "consumer stage not in schedule");
-  by_op_[stage->op.get()] = stage;
+  by_op_.insert_or_assign(stage->op.get(), stage);
   stages_.insert(it, std::move(stage));
 }
 
@@ -291,40 +361,35 @@ Tensor Schedule::cache_read(const Tensor& t, const std::vector<Tensor>& readers)
   }, source.name() + ".local", "cache_read");
   std::unordered_map<const OperationNode*, Tensor> redirect{{source.get(), cache}};
   std::unordered_map<const OperationNode*, Tensor> new_readers;
-  StageRef first_reader;
   for (const Tensor& r : readers) {
-    StageRef stage = (*this)[r].ref();
+    Stage stage = (*this)[r];
     std::unordered_set<const OperationNode*> visited;
     if (stage->op->is_placeholder() || !reads_transitively(stage->op, source.get(), visited))
       user_error("cache_read: '", stage->op.name(), "' does not read '", source.name(), "'");
     new_readers[stage->op.get()] = with_body(stage->op, ReadRedirector(redirect).mutate(stage->op->body));
-    if (!first_reader) first_reader = stage;
   }
-  for (const StageRef& s : stages_)
-    if (new_readers.count(s->op.get())) { first_reader = s; break; }
-  insert_stage_before(first_reader, make_stage(cache));
+  auto first_reader =
+      std::find_if(stages_.begin(), stages_.end(), [&](const Stage& s) { return new_readers.count(s->op.get()) > 0; });
+  insert_stage_before(*first_reader, Stage(make_stage(cache)));
   replace_ops(new_readers);
   return cache;
 }
 
 Tensor Schedule::cache_write(const Tensor& t) {
-  StageRef stage = (*this)[t].ref();
+  Stage stage = (*this)[t];
   Tensor op = stage->op;
   if (op->is_placeholder()) user_error("cache_write: '", op.name(), "' is an input placeholder");
-  if (!stage->relations.empty() || !stage->annotations.empty())
+  if (!stage->relations.empty() || !stage->for_kinds.empty() || !stage->pragmas.empty())
     user_error("cache_write: stage '", op.name(), "' already has loop transformations; call cache_write first");
   std::unordered_map<const VarNode*, Expr> to_cache_axes;
   Tensor cache = compute(op.shape(), [&](const std::vector<Var>& i) {
     for (size_t d = 0; d < i.size(); ++d) to_cache_axes[op->axis[d].var().as<VarNode>()] = i[d];
     return substitute(op->body, to_cache_axes);
   }, op.name() + ".local", op->tag);
-  Tensor copy = with_body(op, cache(axis_vars(op->axis)));
-  auto copy_node = std::const_pointer_cast<OperationNode>(copy.ptr());
-  copy_node->reduce_axis.clear();
-  copy_node->tag = "cache_write";
-  stage->all_axes = copy->axis;
-  stage->leaf_axes = copy->axis;
-  insert_stage_before(stage, make_stage(cache));
+  Tensor copy = copy_of_cache(op, cache);
+  stage.node_->all_axes = copy->axis;
+  stage.node_->leaf_axes = copy->axis;
+  insert_stage_before(stage, Stage(make_stage(cache)));
   replace_ops({{op.get(), copy}});
   return cache;
 }

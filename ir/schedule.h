@@ -3,29 +3,42 @@
 //
 // A Schedule has one Stage per operation. A stage's loop nest starts as its operation's axes
 // (data-parallel, then reduction) and is reshaped by primitives: split, tile, fuse and reorder
-// change the loops; vectorize, unroll and parallel annotate them; compute_at, compute_inline and
-// compute_root choose where the stage runs relative to its consumers; cache_read and cache_write
-// add stages that stage data in local buffers. Illegal requests throw UserError naming the stage,
-// the axis and the rule broken.
+// change the loops; vectorize, unroll, parallel and bind choose how a loop runs (its ForKind);
+// pragma attaches a hint to a loop; compute_at, compute_inline and compute_root choose where the
+// stage runs relative to its consumers; set_scope chooses the memory its result lives in;
+// cache_read and cache_write add stages that stage data in local buffers. Illegal requests throw
+// UserError naming the stage, the axis and the rule broken. A Stage is read through `->` (a const
+// StageNode); only its primitives change it.
 //
 //   Schedule s = create_schedule({C});
 //   auto [io, jo, ii, ji] = s[C].tile(s[C].axis(0), s[C].axis(1), 32, 32);
 //   s[C].vectorize(ji);
 //   s[C].parallel(io);
+//   s[C].pragma(jo, "unroll_max_step", 16);   // an AttrStmt "pragma_unroll_max_step" around the loop
+//   s[B].set_scope("shared");                 // B's buffer is allocated in "shared" memory
+//   s[C].bind(io, "blockIdx.x");              // a ThreadBinding loop (GPU back ends only)
 #pragma once
 #include <array>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "ir/stmt.h"
 #include "ir/tensor.h"
 
 namespace tessel {
 
-enum class LoopAnnotation : uint8_t { None, Vectorize, Unroll, Parallel };
 enum class AttachKind : uint8_t { Root, Inline, At };
+
+// How a loop kind is spelled as a schedule annotation, in messages and in knob values (the
+// spellings records store): none (Serial), parallel, vectorize, unroll, bind (ThreadBinding).
+const char* annotation_name(ForKind kind);
+// The loop kind of an annotation a knob can choose: none, unroll, vectorize or parallel (a bind
+// needs a thread tag, so it is no knob value); throws UserError for anything else.
+ForKind parse_annotation(const std::string& text);
 
 // parent = outer * factor + inner, with outer over ceil(extent / factor) and inner over factor
 // (or factor derived from nparts). Non-dividing splits are guarded during lowering.
@@ -42,8 +55,11 @@ struct FuseRelation {
 
 using IterRelation = std::variant<SplitRelation, FuseRelation>;
 
-struct StageNode;
-using StageRef = std::shared_ptr<StageNode>;
+// A pragma on a loop: lowering wraps the loop in an AttrStmt "pragma_<key>" with this value.
+struct Pragma {
+  std::string key;
+  Expr value;
+};
 
 struct StageNode {
   Tensor op;      // the operation computed now (cache primitives may replace it)
@@ -51,18 +67,24 @@ struct StageNode {
   std::vector<IterVar> all_axes;   // root axes and every axis a relation created
   std::vector<IterVar> leaf_axes;  // the loop nest, outermost first
   std::vector<IterRelation> relations;
-  std::unordered_map<const IterVarNode*, LoopAnnotation> annotations;
+  std::unordered_map<const IterVarNode*, ForKind> for_kinds;        // loops that are not Serial
+  std::unordered_map<const IterVarNode*, std::string> thread_tags;  // of the ThreadBinding loops
+  std::unordered_map<const IterVarNode*, std::vector<Pragma>> pragmas;
+  std::optional<MemoryScope> scope;  // from set_scope; unset: "local" for a realized intermediate
   AttachKind attach = AttachKind::Root;
-  std::weak_ptr<StageNode> attach_stage;  // for AttachKind::At
-  IterVar attach_axis;                    // a leaf axis of attach_stage
+  std::weak_ptr<const StageNode> attach_stage;  // for AttachKind::At
+  IterVar attach_axis;                          // a leaf axis of attach_stage
   bool is_output = false;
+
+  // How the loop of `axis` runs: its annotation, Serial if it has none.
+  ForKind for_kind(const IterVar& axis) const;
 };
 
 class Stage {
  public:
-  explicit Stage(StageRef node) : node_(std::move(node)) {}
-  StageNode* operator->() const { return node_.get(); }
-  const StageRef& ref() const { return node_; }
+  const StageNode* operator->() const { return node_.get(); }
+  const StageNode* get() const { return node_.get(); }
+  bool same_as(const Stage& other) const { return node_ == other.node_; }
   const std::string& name() const { return node_->op.name(); }
 
   const IterVar& axis(int i) const;         // the current operation's data-parallel axis i
@@ -82,11 +104,24 @@ class Stage {
   void vectorize(const IterVar& axis);
   void unroll(const IterVar& axis);
   void parallel(const IterVar& axis);
+  // Runs the loop of a data-parallel `axis` on the threads of `thread_tag` (one of thread_tags()
+  // in ir/attr.h): lowering makes it a ThreadBinding loop inside a thread_extent attribute
+  // (virtual_thread for "vthread"). Each tag binds at most one loop of a stage. Only GPU-style
+  // back ends compile it; the interpreters run it as a serial loop.
+  void bind(const IterVar& axis, const std::string& thread_tag);
+  // A hint `key` (letters, digits, '_') with a constant value on the loop of `axis`: lowering
+  // wraps the loop in an AttrStmt "pragma_<key>". Back ends that do not know a pragma ignore it.
+  void pragma(const IterVar& axis, const std::string& key, Expr value = Expr(1));
+  // The memory scope (ir/memory_scope.h) of the buffer this stage's result is realized in. Not
+  // for placeholders and outputs, whose storage is the function's global arguments.
+  void set_scope(const std::string& scope);
 
  private:
+  friend class Schedule;
+  explicit Stage(std::shared_ptr<StageNode> node) : node_(std::move(node)) {}
   size_t leaf_position(const IterVar& axis, const char* primitive) const;
-  void annotate(const IterVar& axis, LoopAnnotation annotation, const char* primitive);
-  StageRef node_;
+  void annotate(const IterVar& axis, ForKind kind, const char* primitive);
+  std::shared_ptr<StageNode> node_;
 };
 
 class Schedule {
@@ -97,7 +132,7 @@ class Schedule {
   // The stage of a tensor, found by the tensor the user holds even after cache primitives
   // replaced its operation.
   Stage operator[](const Tensor& t) const;
-  const std::vector<StageRef>& stages() const { return stages_; }  // producers first
+  const std::vector<Stage>& stages() const { return stages_; }  // producers first
   const std::vector<Tensor>& outputs() const { return outputs_; }
   // The operation now computing what `t` named when the user created it.
   Tensor current(const Tensor& t) const;
@@ -109,13 +144,13 @@ class Schedule {
   Tensor cache_write(const Tensor& t);
 
  private:
-  StageRef stage_of(const OperationNode* op) const;
+  const Stage* stage_of(const OperationNode* op) const;
   void replace_ops(const std::unordered_map<const OperationNode*, Tensor>& replaced);
-  void insert_stage_before(const StageRef& consumer, StageRef stage);
+  void insert_stage_before(const Stage& consumer, Stage stage);
 
   std::vector<Tensor> outputs_;
-  std::vector<StageRef> stages_;
-  std::unordered_map<const OperationNode*, StageRef> by_op_;  // current and original ops
+  std::vector<Stage> stages_;
+  std::unordered_map<const OperationNode*, Stage> by_op_;  // current and original ops
 };
 
 Schedule create_schedule(std::vector<Tensor> outputs);

@@ -1,11 +1,14 @@
 // The reference tensor-expression interpreter (see ir/te_interpreter.h). Scalars carry their IR
-// type; every arithmetic result is normalized to that type (wrapped or rounded) before it is used.
+// type; their operations are those of ir/scalar_semantics.h, shared with the loop interpreter and
+// constant folding.
 #include "ir/te_interpreter.h"
 
-#include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
+#include "ir/intrinsic.h"
+#include "ir/scalar_semantics.h"
 #include "ir/visitor.h"
 #include "support/error.h"
 
@@ -21,137 +24,37 @@ DataType to_data_type(ElementType t) { return DataType{static_cast<TypeCode>(t.c
 
 namespace {
 
-// A scalar value of an IR type: integers and bools in `i`, floats in `f`.
+// A scalar value with its IR type; the value follows ir/scalar_semantics.h.
 struct Scalar {
   DataType type;
-  int64_t i = 0;
-  double f = 0;
-
-  double as_double() const {
-    if (type.is_float()) return f;
-    return type.is_uint() && type.bits == 64 ? static_cast<double>(static_cast<uint64_t>(i)) : static_cast<double>(i);
-  }
-  bool truthy() const { return type.is_float() ? f != 0 : i != 0; }
+  scalar::Value v;
+  bool truthy() const { return scalar::truthy(v, type); }
 };
 
-// Wraps an integer to the type's width (two's complement), rounds a float32 to float.
-Scalar normalized(Scalar s) {
-  if (s.type.is_float()) {
-    if (s.type.bits == 32) s.f = static_cast<float>(s.f);
-    return s;
-  }
-  if (s.type.is_bool()) {
-    s.i = s.i != 0;
-  } else if (s.type.bits < 64) {
-    uint64_t mask = (uint64_t{1} << s.type.bits) - 1;
-    uint64_t low = static_cast<uint64_t>(s.i) & mask;
-    bool negative = s.type.is_int() && (low >> (s.type.bits - 1)) & 1;
-    s.i = static_cast<int64_t>(negative ? low | ~mask : low);
-  }
-  return s;
-}
-
-Scalar make_scalar_int(DataType t, int64_t v) { return normalized(Scalar{t, v, 0}); }
-Scalar make_scalar_float(DataType t, double v) { return normalized(Scalar{t, 0, v}); }
-Scalar make_bool(bool v) { return Scalar{DataType::boolean(), v, 0}; }
+Scalar make_scalar_int(DataType t, int64_t v) { return Scalar{t, scalar::of_int(v, t)}; }
+Scalar make_scalar_float(DataType t, double v) { return Scalar{t, scalar::of_float(v, t)}; }
+Scalar make_bool(bool v) { return make_scalar_int(DataType::boolean(), v); }
 
 Scalar cast_scalar(const Scalar& s, DataType to) {
-  if (to.is_float()) return make_scalar_float(to, s.as_double());
-  if (to.is_bool()) return make_bool(s.truthy());
-  if (s.type.is_float()) return make_scalar_int(to, static_cast<int64_t>(std::trunc(s.f)));
-  return make_scalar_int(to, s.i);
-}
-
-int64_t floor_div(int64_t a, int64_t b) {
-  if (b == -1) return static_cast<int64_t>(0 - static_cast<uint64_t>(a));  // INT64_MIN / -1 wraps
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t floor_mod(int64_t a, int64_t b) {
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-double float_binary(NodeKind kind, double a, double b) {
-  switch (kind) {
-    case NodeKind::Add: return a + b;
-    case NodeKind::Sub: return a - b;
-    case NodeKind::Mul: return a * b;
-    case NodeKind::Div: return a / b;
-    case NodeKind::Mod: return a - std::floor(a / b) * b;
-    case NodeKind::Min: return std::fmin(a, b);
-    case NodeKind::Max: return std::fmax(a, b);
-    default: TESSEL_CHECK(false, "not a float arithmetic node");
-  }
-  return 0;
-}
-
-// Unsigned arithmetic so that overflow wraps instead of being undefined.
-int64_t int_binary(NodeKind kind, int64_t a, int64_t b, bool is_unsigned) {
-  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-  if ((kind == NodeKind::Div || kind == NodeKind::Mod) && b == 0)
-    user_error("integer division by zero while evaluating a tensor expression: guard the divisor");
-  switch (kind) {
-    case NodeKind::Add: return static_cast<int64_t>(ua + ub);
-    case NodeKind::Sub: return static_cast<int64_t>(ua - ub);
-    case NodeKind::Mul: return static_cast<int64_t>(ua * ub);
-    case NodeKind::Div: return is_unsigned ? static_cast<int64_t>(ua / ub) : floor_div(a, b);
-    case NodeKind::Mod: return is_unsigned ? static_cast<int64_t>(ua % ub) : floor_mod(a, b);
-    case NodeKind::Min: return (is_unsigned ? ua < ub : a < b) ? a : b;
-    case NodeKind::Max: return (is_unsigned ? ua > ub : a > b) ? a : b;
-    default: TESSEL_CHECK(false, "not an integer arithmetic node");
-  }
-  return 0;
-}
-
-bool compare(NodeKind kind, const Scalar& a, const Scalar& b) {
-  // Three-way comparison in the operands' domain: exact for every integer type, IEEE for floats.
-  auto less = [&](const Scalar& x, const Scalar& y) {
-    if (x.type.is_float()) return x.f < y.f;
-    if (x.type.is_uint()) return static_cast<uint64_t>(x.i) < static_cast<uint64_t>(y.i);
-    return x.i < y.i;
-  };
-  auto equal = [&] { return a.type.is_float() ? a.f == b.f : a.i == b.i; };
-  switch (kind) {
-    case NodeKind::EQ: return equal();
-    case NodeKind::NE: return !equal();
-    case NodeKind::LT: return less(a, b);
-    case NodeKind::LE: return less(a, b) || equal();
-    case NodeKind::GT: return less(b, a);
-    case NodeKind::GE: return less(b, a) || equal();
-    default: TESSEL_CHECK(false, "not a comparison node");
-  }
-  return false;
+  std::optional<scalar::Value> r = scalar::cast(s.v, s.type, to);
+  if (!r)
+    user_error("cast of ", s.v.f, " from ", s.type.str(), " to ", to.str(),
+               " is out of range while evaluating a tensor expression: clamp the value before the cast");
+  return Scalar{to, *r};
 }
 
 Scalar binary(NodeKind kind, const Scalar& a, const Scalar& b, DataType result) {
-  switch (kind) {
-    case NodeKind::EQ: case NodeKind::NE: case NodeKind::LT: case NodeKind::LE: case NodeKind::GT: case NodeKind::GE:
-      return make_bool(compare(kind, a, b));
-    case NodeKind::And: return make_bool(a.truthy() && b.truthy());
-    case NodeKind::Or: return make_bool(a.truthy() || b.truthy());
-    default: break;
-  }
-  if (result.is_float()) return make_scalar_float(result, float_binary(kind, a.f, b.f));
-  return make_scalar_int(result, int_binary(kind, a.i, b.i, result.is_uint()));
+  std::optional<scalar::Value> r = scalar::binary(kind, a.type, a.v, b.v);
+  if (!r) user_error("integer division by zero while evaluating a tensor expression: guard the divisor");
+  return Scalar{result, *r};
 }
 
-Scalar intrinsic(const std::string& name, const std::vector<Scalar>& args, DataType result) {
-  if (args.size() != 1 || !args[0].type.is_float())
-    user_error("intrinsic '", name, "' takes one float argument, got ", args.size(), " argument(s)",
-               args.empty() ? "" : " of type " + args[0].type.str());
-  double x = args[0].f;
-  double y;
-  if (name == "exp") y = std::exp(x);
-  else if (name == "log") y = std::log(x);
-  else if (name == "sqrt") y = std::sqrt(x);
-  else if (name == "fabs") y = std::fabs(x);
-  else if (name == "tanh") y = std::tanh(x);
-  else if (name == "sigmoid") y = 1.0 / (1.0 + std::exp(-x));
-  else user_error("unknown intrinsic '", name, "': use one of exp, log, sqrt, fabs, tanh, sigmoid");
-  return make_scalar_float(result, y);
+Scalar intrinsic_value(const Call* op, const std::vector<Scalar>& args) {
+  const Intrinsic& i = *op->intrinsic;
+  if (!i.math)
+    user_error("intrinsic '", i.name, "' (", call_effect_name(i.effect), ") appears in a tensor expression; ",
+               "only pure math intrinsics can be evaluated there");
+  return make_scalar_float(op->type, i.math(args[0].v.f, op->type));
 }
 
 // Reads and writes NDArray elements exactly (int64 values do not pass through double).
@@ -169,11 +72,11 @@ Scalar load_element(const NDArray& array, int64_t flat, DataType type) {
 void store_element(NDArray& array, int64_t flat, const Scalar& value) {
   uint8_t* p = static_cast<uint8_t*>(array.data()) + flat * value.type.bytes();
   if (value.type.is_float()) {
-    if (value.type.bits == 32) { float v = static_cast<float>(value.f); std::memcpy(p, &v, 4); }
-    else std::memcpy(p, &value.f, 8);
+    if (value.type.bits == 32) { float v = static_cast<float>(value.v.f); std::memcpy(p, &v, 4); }
+    else std::memcpy(p, &value.v.f, 8);
     return;
   }
-  std::memcpy(p, &value.i, value.type.bytes());
+  std::memcpy(p, &value.v.i, value.type.bytes());
 }
 
 void check_supported(DataType t, const std::string& what) {
@@ -221,7 +124,7 @@ class ExprEvaluator : public IRVisitor {
   void visit_node(const Call* op) override {
     std::vector<Scalar> args;
     for (const Expr& a : op->args) args.push_back(eval(a));
-    result_ = intrinsic(op->name, args, op->type);
+    result_ = intrinsic_value(op, args);
   }
   void visit_node(const TensorRead* op) override;
   void visit_node(const Reduce* op) override;
@@ -306,7 +209,7 @@ void ExprEvaluator::visit_node(const TensorRead* op) {
   std::vector<int64_t> index;
   int64_t flat = 0;
   for (size_t d = 0; d < op->indices.size(); ++d) {
-    index.push_back(eval(op->indices[d]).i);
+    index.push_back(eval(op->indices[d]).v.i);
     flat = flat * tensor.shape()[d] + index.back();
   }
   for (size_t d = 0; d < index.size(); ++d)
@@ -332,7 +235,7 @@ void ExprEvaluator::reduce_over(const Reduce* op, size_t axis, Scalar& acc) {
     return;
   }
   const IterVar& iv = op->axes[axis];
-  int64_t lo = eval(iv->dom.min).i, extent = eval(iv->dom.extent).i;
+  int64_t lo = eval(iv->dom.min).v.i, extent = eval(iv->dom.extent).v.i;
   const VarNode* var = iv.var().operator->();
   for (int64_t v = lo; v < lo + extent; ++v) {
     env_[var] = make_scalar_int(iv.var().type(), v);

@@ -2,10 +2,11 @@
 // schedule and no lowering, element by element. It is the oracle of the differential tests, so it
 // is written to be obviously right, not fast: use it on small shapes.
 //
-// Semantics it pins down (the IR's, see ir/expr.h): integer arithmetic wraps to the type's width;
-// integer Div/Mod are floor division/modulo (division by zero is an error); float32 results are
-// rounded to float after every operation, as compiled code does; Cast from float to int truncates
-// toward zero; both sides of a Select are evaluated, so a read out of a tensor's bounds is an
+// Scalar operations are those of ir/scalar_semantics.h (shared with the loop interpreter and
+// constant folding): integers wrap to the type's width, integer Div/Mod are floor division/modulo
+// (division by zero is an error), float32 results are rounded after every operation, float min/max
+// follow the NaN rule written there, Cast from float to int truncates toward zero (out of range is
+// an error). Beyond scalars: both sides of a Select are evaluated, so a read out of a tensor's bounds is an
 // error even on the side not taken (compiled code would perform that read too); a reduction
 // combines, in axis order (first axis outermost), only the points where its condition holds and
 // yields the combiner's identity when there are none.
@@ -27,7 +28,8 @@ using TensorValues = std::unordered_map<const OperationNode*, const NDArray*>;
 
 // Evaluates every output, computing each producer once. Throws UserError if a placeholder has no
 // value or a value of the wrong shape or type, a read leaves a tensor's bounds, an integer divides
-// by zero, or the expression holds a loop-IR-only node (Load, Ramp, Broadcast).
+// by zero, a float cast to an integer type does not fit it, an intrinsic other than pure math is
+// called, or the expression holds a loop-IR-only node (Load, Ramp, Broadcast).
 std::vector<NDArray> evaluate(const std::vector<Tensor>& outputs, const TensorValues& inputs);
 NDArray evaluate(const Tensor& output, const TensorValues& inputs);
 // The same, with the inputs given as (placeholder, value) pairs.

@@ -101,5 +101,11 @@ void IRVisitor::visit_node(const LetStmt* op) {
   visit(op->value);
   visit(op->body);
 }
+void IRVisitor::visit_node(const Evaluate* op) { visit(op->value); }
+void IRVisitor::visit_node(const AttrStmt* op) {
+  if (auto* var = std::get_if<Var>(&op->subject)) visit(*var);
+  visit(op->value);
+  visit(op->body);
+}
 
 }  // namespace tessel

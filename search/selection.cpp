@@ -20,21 +20,21 @@ std::vector<const TrialRecord*> fastest_trials(const std::vector<TrialRecord>& t
     return a->result.timing.median_us < b->result.timing.median_us;
   });
   std::vector<const TrialRecord*> out;
-  std::set<uint64_t> seen;
+  std::set<Candidate> seen;
   for (const TrialRecord* t : ok) {
     if (static_cast<int>(out.size()) == count) break;
-    if (seen.insert(t->config_index).second) out.push_back(t);
+    if (seen.insert(t->candidate).second) out.push_back(t);
   }
   return out;
 }
 
-SelectionRecord candidate(const RunKey& run, const Config& config, const char* origin) {
-  SelectionRecord c;
-  c.run = run;
-  c.config_index = config.index();
-  c.config = config.to_json()["knobs"];
-  c.origin = origin;
-  return c;
+SelectionRecord selection_candidate(const Task& task, const RunKey& run, const Candidate& c, const char* origin) {
+  SelectionRecord s;
+  s.run = run;
+  s.candidate = c;
+  s.config = task.space().to_json(c);
+  s.origin = origin;
+  return s;
 }
 
 }  // namespace
@@ -47,19 +47,19 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
                options.rounds);
   std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates);
   if (fastest.empty()) return {};
-  Config default_config = task.schedule_template().default_config();
-  std::vector<Config> configs;
+  Candidate default_candidate = task.default_candidate();
+  std::vector<Candidate> configs;
   std::vector<SelectionRecord> candidates;
   bool default_found = false;
   for (const TrialRecord* t : fastest) {
-    bool is_default = t->config_index == default_config.index();
+    bool is_default = t->candidate == default_candidate;
     default_found |= is_default;
-    configs.push_back(task.space().get(t->config_index));
-    candidates.push_back(candidate(run, configs.back(), is_default ? "default" : "search"));
+    configs.push_back(t->candidate);
+    candidates.push_back(selection_candidate(task, run, t->candidate, is_default ? "default" : "search"));
   }
   if (!default_found) {
-    configs.push_back(default_config);
-    candidates.push_back(candidate(run, default_config, "default"));
+    configs.push_back(default_candidate);
+    candidates.push_back(selection_candidate(task, run, default_candidate, "default"));
   }
 
   std::vector<std::vector<double>> times(configs.size());

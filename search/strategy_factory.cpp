@@ -22,7 +22,10 @@ nlohmann::json with_seed(const nlohmann::json& params, const PluginInfo& info, i
 
 std::unique_ptr<SearchStrategy> create_bare_strategy(const StrategyChoice& choice) {
   const auto& registry = Registry<SearchStrategy>::instance();
-  return registry.create(choice.strategy, with_seed(choice.strategy_params, registry.info(choice.strategy), choice.seed));
+  auto strategy =
+      registry.create(choice.strategy, with_seed(choice.strategy_params, registry.info(choice.strategy), choice.seed));
+  strategy->set_name(choice.strategy);
+  return strategy;
 }
 
 bool is_none(const std::string& cost_model) { return cost_model.empty() || cost_model == "none"; }

@@ -1,7 +1,9 @@
 // The tuning loop (search/tuner.h).
 #include "search/tuner.h"
 
+#include <iostream>
 #include <memory>
+#include <optional>
 
 #include "search/progress.h"
 #include "support/error.h"
@@ -10,22 +12,42 @@ namespace tessel::search {
 
 namespace {
 
-TrialOutcome outcome_of(const TrialRecord& r) { return {r.config_index, r.result.ok(), r.gflops}; }
-
-bool same_run(const RunKey& a, const RunKey& b) {
-  return a.workload == b.workload && a.space == b.space && a.strategy == b.strategy && a.seed == b.seed;
-}
+TrialOutcome outcome_of(const TrialRecord& r) { return {r.candidate, r.result.ok(), r.gflops}; }
 
 ProgressState progress_of(const TuneReport& r, int64_t total) {
   return {r.trials, total, r.errors, r.best_gflops(), r.speedup(), r.baseline.name};
 }
 
+// The run's trials grouped into the batches they were measured in, in order. Trials from before
+// batch numbers were recorded (batch 0) come first, as one group.
+std::vector<RecordedBatch> batches_of(const std::vector<TrialRecord>& history, RecordedBatch& unnumbered) {
+  std::vector<RecordedBatch> batches;
+  int64_t current = 0;
+  for (const TrialRecord& r : history) {
+    if (r.batch == 0) {
+      unnumbered.push_back(outcome_of(r));
+      continue;
+    }
+    if (batches.empty() || r.batch != current) batches.emplace_back();
+    current = r.batch;
+    batches.back().push_back(outcome_of(r));
+  }
+  return batches;
+}
+
 }  // namespace
+
+RunKey make_run_key(const Task& task, std::string strategy, int64_t seed) {
+  return {task.workload().name, task.workload().key(), task.target().key(), task.space_name(), std::move(strategy),
+          seed};
+}
 
 Tuner::Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* db, TuneOptions options)
     : task_(task), strategy_(strategy), run_(std::move(run)), db_(db), options_(std::move(options)) {
   if (options_.trials < 1) user_error("tune: --trials must be >= 1, got ", options_.trials);
   if (options_.batch < 1) user_error("tune: --batch must be >= 1, got ", options_.batch);
+  TESSEL_CHECK(run_.workload_key == task.key().workload && run_.target == task.key().target,
+               "the run key of ", run_.describe(), " is not one of the task's (make_run_key)");
   strategy_.bind(task_);
 }
 
@@ -39,32 +61,35 @@ void Tuner::account(const TrialRecord& record, TuneReport& report) {
 
 void Tuner::resume(TuneReport& report) {
   if (!db_) return;
-  std::vector<TrialRecord> history = db_->task_trials(run_.workload, run_.space);
-  std::vector<TrialOutcome> known;
+  std::vector<TrialRecord> history = db_->run_trials(run_);
   for (const TrialRecord& r : history) {
-    if (r.config_index >= task_.space().size())
-      user_error("records database '", db_->path(), "' holds configuration ", r.config_index, " of '", run_.workload,
-                 "' but the space '", run_.space, "' has only ", task_.space().size(),
-                 "; it was recorded with another version of the space: use another --db");
-    bool own = same_run(r.run, run_);
-    if (own || options_.learn_from_other_runs) known.push_back(outcome_of(r));
-    if (own) account(r, report);
+    if (!task_.space().contains(r.candidate))
+      user_error("records database '", db_->path(), "' holds ", r.candidate.str(), " in trial ", r.trial, " of the run ",
+                 run_.describe(), ", which is not in the space; it was recorded with another version of the space: ",
+                 "use another --db");
+    account(r, report);
   }
-  strategy_.update(known);
+  RecordedBatch unnumbered;
+  std::vector<RecordedBatch> batches = batches_of(history, unnumbered);
+  if (!unnumbered.empty()) strategy_.update(unnumbered);
+  report.resume_mismatch = strategy_.replay_history(batches);
+  if (report.resume_mismatch > 0)
+    std::cerr << "note: resuming " << run_.describe() << ": the strategy no longer proposes what batch "
+              << report.resume_mismatch << " recorded (its code, parameters or space changed since); the run goes "
+              << "on from what was measured, without repeating an uninterrupted run\n";
 }
 
-std::vector<TrialRecord> Tuner::measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
-                                              const MeasureSource& source) const {
-  std::vector<Config> configs;
-  for (uint64_t index : indices) configs.push_back(task_.space().get(index));
-  std::vector<MeasureResult> results = source.measure(configs);
+std::vector<TrialRecord> Tuner::measure_batch(const std::vector<Candidate>& candidates, int64_t first_trial,
+                                              int64_t batch, const MeasureSource& source) const {
+  std::vector<MeasureResult> results = source.measure(candidates);
   std::vector<TrialRecord> records;
-  for (size_t i = 0; i < configs.size(); ++i) {
+  for (size_t i = 0; i < candidates.size(); ++i) {
     TrialRecord r;
     r.run = run_;
     r.trial = first_trial + static_cast<int64_t>(i);
-    r.config_index = indices[i];
-    r.config = configs[i].to_json()["knobs"];
+    r.batch = batch;
+    r.candidate = candidates[i];
+    r.config = task_.space().to_json(candidates[i]);
     r.result = results[i];
     r.gflops = results[i].gflops(task_.workload().flops());
     records.push_back(std::move(r));
@@ -77,7 +102,10 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
   TuneReport report;
   report.baseline = baseline;
   run_trials_.clear();
+  std::optional<RunClaim> claim;
+  if (db_) claim.emplace(db_->claim_run(run_));
   resume(report);
+  int64_t batch = run_trials_.empty() ? 0 : run_trials_.back().batch;
   std::unique_ptr<Measurer> hardware;
   if (!source) source = (hardware = std::make_unique<Measurer>(task_, options_.measure)).get();
   ProgressBar bar(options_.progress);
@@ -85,9 +113,9 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
   if (on_batch) on_batch(report);
   while (report.trials < options_.trials) {
     size_t n = static_cast<size_t>(std::min<int64_t>(options_.batch, options_.trials - report.trials));
-    std::vector<uint64_t> indices = strategy_.next_batch(n);
-    if (indices.empty()) break;  // the whole space has been measured
-    std::vector<TrialRecord> records = measure_batch(indices, report.trials + 1, *source);
+    std::vector<Candidate> candidates = strategy_.next_batch(n);
+    if (candidates.empty()) break;  // the whole space has been measured
+    std::vector<TrialRecord> records = measure_batch(candidates, report.trials + 1, ++batch, *source);
     if (db_) db_->append(records);
     std::vector<TrialOutcome> outcomes;
     for (const TrialRecord& r : records) {

@@ -1,12 +1,19 @@
 // The tuning loop: propose a batch → compile and measure it → append it to the records database →
 // tell the strategy → repeat until the run has its trials.
 //
-// A run is identified by (workload, space, strategy, seed). On start the tuner loads the task's
-// earlier records from the database: the strategy learns every configuration already measured for
-// the task (by any run), so none is measured twice, and the run's own earlier trials count toward
-// `trials`, so re-running a killed command resumes where it stopped. An experiment compares runs
-// that must not see each other, so it turns `learn_from_other_runs` off: each run then learns only
-// its own earlier trials.
+// A run is identified by its RunKey (records/trial_record.h): the workload key and target of the
+// task, the space, the strategy label and the seed; make_run_key builds it. While it runs, the run
+// is claimed in the database, so the same run started twice at once is refused.
+//
+// Resuming is deterministic: on start the tuner reads the run's own earlier trials and replays
+// them through the strategy batch by batch (SearchStrategy::replay_history), the same calls the
+// run made before it stopped, so a run killed at any point and resumed measures exactly the
+// candidates an uninterrupted run with the same seed measures. Only the run's own trials count:
+// other runs of the same task (other seeds or strategies) are not told to the strategy, since that
+// would make a run's choices depend on what else the database holds. (So two runs may measure the
+// same candidate; transfer learning, search/transfer.h, is the way to learn from other runs.)
+// If the strategy no longer proposes what was recorded (its code or parameters changed), the run
+// goes on from the recorded candidates and says so on stderr.
 //
 // With TuneOptions::select on, the run ends with a final selection (selection.h): its fastest
 // configurations and the template's default are re-measured in alternation, and the fastest over
@@ -18,7 +25,7 @@
 //
 //   Task task = Task::create("gemm:256", "template");
 //   auto strategy = Registry<SearchStrategy>::instance().create("random");
-//   Tuner tuner(task, *strategy, RunKey{"gemm:256", "template", "random", 0}, &db, TuneOptions{});
+//   Tuner tuner(task, *strategy, make_run_key(task, "random", 0), &db, TuneOptions{});
 //   TuneReport report = tuner.run();
 #pragma once
 #include <functional>
@@ -38,7 +45,6 @@ struct TuneOptions {
   size_t batch = 8;
   MeasureOptions measure;
   bool progress = true;  // the progress line (only ever drawn on a terminal)
-  bool learn_from_other_runs = true;  // on resume, also tell the strategy other runs' trials
   SelectOptions select{0, 3};  // final selection; off unless select.candidates > 0
 };
 
@@ -46,6 +52,7 @@ struct TuneOptions {
 struct Baseline {
   std::string name;   // "openblas", "onednn"; empty when none was measured
   double median_us = 0;
+  std::string isa;    // what the library says it ran: OpenBLAS's core ("Haswell"), oneDNN's ISA ("avx2")
 };
 
 struct TuneReport {
@@ -56,6 +63,7 @@ struct TuneReport {
   Baseline baseline;
   std::vector<double> curve;  // best-so-far GFLOP/s after each trial of the run (0 until one is Ok)
   std::vector<SelectionRecord> selection;  // the final selection's candidates (empty when off)
+  size_t resume_mismatch = 0;  // first resumed batch the strategy proposed differently (0: none)
 
   double best_us() const { return best ? best->result.timing.median_us : 0; }
   double best_gflops() const { return best ? best->gflops : 0; }
@@ -66,9 +74,14 @@ struct TuneReport {
   double speedup() const { return chosen_us() > 0 && baseline.median_us > 0 ? baseline.median_us / chosen_us() : 0; }
 };
 
+// The key of a run of `task` (its workload label, workload key, target key and space) with a
+// strategy label (run_strategy_label, search/strategy_factory.h) and seed.
+RunKey make_run_key(const Task& task, std::string strategy, int64_t seed);
+
 class Tuner {
  public:
-  // `db` may be null (nothing is recorded or resumed). Throws UserError for bad options.
+  // `db` may be null (nothing is recorded or resumed). `run` must be a key of `task`
+  // (make_run_key). Throws UserError for bad options.
   Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* db, TuneOptions options);
   // `source` null: measure on this machine with options.measure. `on_batch`, when set, sees the
   // report after the resumed trials and after every batch (for progress output).
@@ -78,7 +91,7 @@ class Tuner {
  private:
   void resume(TuneReport& report);
   void account(const TrialRecord& record, TuneReport& report);
-  std::vector<TrialRecord> measure_batch(const std::vector<uint64_t>& indices, int64_t first_trial,
+  std::vector<TrialRecord> measure_batch(const std::vector<Candidate>& candidates, int64_t first_trial, int64_t batch,
                                          const MeasureSource& source) const;
 
   const Task& task_;

@@ -1,6 +1,7 @@
 // `tessel experiment`: runs experiment configs and records the measurement sets replay uses.
-//   tessel experiment run CONFIG.yaml --out DIR [--no-plots]
-//       every configuration × seed of the config (experiments/runner.h); re-running resumes
+//   tessel experiment run CONFIG.yaml --out DIR [--no-plots] [--target T]
+//       every configuration × seed of the config (experiments/runner.h); re-running resumes;
+//       --target is the target of configurations whose config names none (default: the host)
 //   tessel experiment record --workload W [--space S] --set FILE.json [--db SCRATCH.db]
 //       measures the WHOLE space of W on this machine (grid order, resumable through the scratch
 //       records database) with the vendor baseline, and stores it in the recorded set FILE
@@ -15,6 +16,7 @@
 #include "runtime/thread_pool.h"
 #include "support/error.h"
 #include "tools/commands.h"
+#include "tools/target_option.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
@@ -22,7 +24,7 @@ namespace tessel::tools {
 namespace {
 
 struct ExperimentArgs {
-  std::string config, out;
+  std::string config, out, target = "llvm_cpu";
   bool no_plots = false;
   std::string workload, space = "template", set, db;
   int threads = 2, repeats = 5;
@@ -36,7 +38,7 @@ std::string command_line(int argc, char** argv) {
 }
 
 void run(const ExperimentArgs& a, int argc, char** argv) {
-  experiments::ExperimentConfig config = experiments::ExperimentConfig::load(a.config);  // all checks first
+  experiments::ExperimentConfig config = experiments::ExperimentConfig::load(a.config, a.target);  // all checks first
   bool hardware = false;
   for (const auto& c : config.configurations) hardware |= c.measure == "hardware";
   if (hardware) reexec_with_benchmark_environment(argv);
@@ -80,6 +82,7 @@ void add_experiment_command(CLI::App& app, int argc, char** argv) {
   r->add_option("config", a->config, "experiment config (YAML)")->required();
   r->add_option("--out", a->out, "output folder")->required();
   r->add_flag("--no-plots", a->no_plots, "skip the matplotlib plots");
+  add_target_option(r, a->target);
   r->callback([a, argc, argv] { run(*a, argc, argv); });
   auto* rec = cmd->add_subcommand("record", "measure a workload's whole space into a recorded set");
   rec->add_option("--workload", a->workload, "workload (C9, D7, gemm:256, ...)")->required();

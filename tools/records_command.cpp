@@ -3,7 +3,9 @@
 //   tessel records best   --db FILE [--json]                  the fastest correct trial per task
 //   tessel records chosen --db FILE [--json]                  the final selection's choice per task
 //   tessel records export --db FILE [--out FILE]              JSON lines (stdout by default)
-//   tessel records import --db FILE FILE.jsonl                appends JSON lines
+//   tessel records import --db FILE FILE.jsonl                appends JSON lines, each checked first
+// Reading never writes to the database (an older schema is upgraded in memory); export reads a
+// damaged file as far as it can, which is how one is recovered (docs/records.md).
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -11,6 +13,8 @@
 #include <memory>
 
 #include "search/records/records_db.h"
+#include "search/trial_validation.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "tools/commands.h"
 
@@ -25,8 +29,7 @@ struct RecordsArgs {
 using ArgsPtr = std::shared_ptr<RecordsArgs>;
 
 search::RecordsDb open_existing(const std::string& path) {
-  if (!std::filesystem::exists(path)) user_error("records database '", path, "' does not exist");
-  return search::RecordsDb::open(path);
+  return search::RecordsDb::open(path, search::RecordsDb::Access::ReadOnly);
 }
 
 void print_rows(const std::vector<search::TrialRecord>& records, bool json) {
@@ -34,20 +37,23 @@ void print_rows(const std::vector<search::TrialRecord>& records, bool json) {
     for (const auto& r : records) std::cout << r.to_json().dump() << "\n";
     return;
   }
-  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(30) << "strategy"
-            << std::setw(6) << "seed" << std::setw(7) << "trial" << std::setw(15) << "status" << std::setw(12)
-            << "median_us" << "GFLOP/s\n";
+  std::cout << std::left << std::setw(24) << "workload" << std::setw(22) << "target" << std::setw(10) << "space"
+            << std::setw(30) << "strategy" << std::setw(6) << "seed" << std::setw(7) << "trial" << std::setw(15)
+            << "status" << std::setw(12) << "median_us" << "GFLOP/s\n";
   for (const auto& r : records)
-    std::cout << std::setw(24) << r.run.workload << std::setw(10) << r.run.space << std::setw(30) << r.run.strategy
-              << std::setw(6) << r.run.seed << std::setw(7) << r.trial << std::setw(15)
-              << search::status_name(r.result.status) << std::setw(12) << r.result.timing.median_us << r.gflops << "\n";
+    std::cout << std::setw(24) << r.run.workload << std::setw(22) << r.run.target << std::setw(10) << r.run.space
+              << std::setw(30) << r.run.strategy << std::setw(6) << r.run.seed << std::setw(7) << r.trial
+              << std::setw(15) << search::status_name(r.result.status) << std::setw(12) << r.result.timing.median_us
+              << r.gflops << "\n";
 }
 
 void list(const RecordsArgs& a) {
   search::RecordsDb db = open_existing(a.db);
   std::vector<search::TrialRecord> records = db.all();
-  if (!a.workload.empty())
-    std::erase_if(records, [&](const search::TrialRecord& r) { return r.run.workload != a.workload; });
+  if (!a.workload.empty()) {  // by what it computes: C6 also lists the trials tuned as conv2d:1,128,...
+    std::string key = search::parse_workload(a.workload).key();
+    std::erase_if(records, [&](const search::TrialRecord& r) { return r.run.workload_key != key; });
+  }
   print_rows(records, a.json);
 }
 
@@ -59,13 +65,14 @@ void chosen(const RecordsArgs& a) {
     for (const auto& c : choices) std::cout << c.to_json().dump() << "\n";
     return;
   }
-  std::cout << std::left << std::setw(24) << "workload" << std::setw(10) << "space" << std::setw(30) << "strategy"
-            << std::setw(6) << "seed" << std::setw(10) << "config" << std::setw(9) << "origin" << std::setw(8)
-            << "rounds" << std::setw(12) << "median_us" << "GFLOP/s\n";
+  std::cout << std::left << std::setw(24) << "workload" << std::setw(22) << "target" << std::setw(10) << "space"
+            << std::setw(30) << "strategy" << std::setw(6) << "seed" << std::setw(10) << "config" << std::setw(9)
+            << "origin" << std::setw(8) << "rounds" << std::setw(12) << "median_us" << "GFLOP/s\n";
   for (const auto& c : choices)
-    std::cout << std::setw(24) << c.run.workload << std::setw(10) << c.run.space << std::setw(30) << c.run.strategy
-              << std::setw(6) << c.run.seed << std::setw(10) << ("#" + std::to_string(c.config_index)) << std::setw(9)
-              << c.origin << std::setw(8) << c.rounds << std::setw(12) << c.median_us << c.gflops << "\n";
+    std::cout << std::setw(24) << c.run.workload << std::setw(22) << c.run.target << std::setw(10) << c.run.space
+              << std::setw(30) << c.run.strategy << std::setw(6) << c.run.seed << std::setw(10) << c.candidate.str()
+              << std::setw(9) << c.origin << std::setw(8) << c.rounds << std::setw(12) << c.median_us << c.gflops
+              << "\n";
 }
 
 void export_lines(const RecordsArgs& a) {
@@ -76,24 +83,23 @@ void export_lines(const RecordsArgs& a) {
     if (!file) user_error("cannot write '", a.out, "'");
   }
   std::ostream& out = a.out.empty() ? std::cout : file;
-  for (const auto& r : db.all()) out << r.to_json().dump() << "\n";
+  size_t exported = 0;
+  try {
+    db.for_each([&](const search::TrialRecord& r) {
+      out << r.to_json().dump() << "\n";
+      ++exported;
+    });
+  } catch (const UserError& e) {
+    out.flush();
+    user_error("exported ", exported, " trials; the rest of '", a.db, "' cannot be read: ", e.what());
+  }
 }
 
 void import_lines(const RecordsArgs& a) {
   std::ifstream in(a.in);
   if (!in) user_error("cannot read '", a.in, "'");
-  std::vector<search::TrialRecord> records;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
-    if (json.is_discarded()) user_error(a.in, ":", number, ": not a JSON object");
-    try {
-      records.push_back(search::TrialRecord::from_json(json));
-    } catch (const UserError& e) {
-      user_error(a.in, ":", number, ": ", e.what());
-    }
-  }
+  search::TaskCatalog tasks;
+  std::vector<search::TrialRecord> records = search::read_trial_lines(in, a.in, tasks);
   search::RecordsDb::open(a.db).append(records);  // all lines checked first: nothing half-imported
   std::cerr << "imported " << records.size() << " trials into " << a.db << "\n";
 }

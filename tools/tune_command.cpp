@@ -5,8 +5,12 @@
 // The run ends with a final selection (search/selection.h) unless --select 0; best_us and speedup
 // are then the chosen configuration's, re-measured.
 // The strategy, its cost model and transfer source are made by search/strategy_factory.h.
+// The code is generated for --target (default: the host); a target this machine cannot run is
+// refused. Runs are keyed by what they compute: --workload C6 and --workload
+// conv2d:1,128,28,28,128,3,1,1 continue the same run.
 //   tessel tune --workload C6 --space template --strategy random --trials 64 --db runs.db
 //   tessel tune --workload C6 --strategy model_based --cost-model xgboost --transfer-from old.db
+//   tessel tune --workload gemm:1024 --target "llvm_cpu -isa=avx2" --db runs.db
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -19,6 +23,7 @@
 #include "support/error.h"
 #include "support/registry.h"
 #include "tools/commands.h"
+#include "tools/target_option.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
@@ -26,7 +31,7 @@ namespace tessel::tools {
 namespace {
 
 struct TuneArgs {
-  std::string workload, space = "template", strategy = "random", db;
+  std::string workload, space = "template", strategy = "random", db, target = "llvm_cpu";
   std::vector<std::string> params;  // key=value for the strategy
   std::string cost_model = "none", transfer_from;
   std::vector<std::string> cost_model_params;  // key=value for the cost model
@@ -71,7 +76,7 @@ void print_selection(const search::TuneReport& report) {
   if (report.selection.empty()) return;
   std::cout << "final selection (" << report.selection.front().rounds << " alternating rounds):\n";
   for (const search::SelectionRecord& c : report.selection) {
-    std::cout << (c.chosen ? "  * " : "    ") << "#" << c.config_index << " (" << c.origin << "): ";
+    std::cout << (c.chosen ? "  * " : "    ") << c.candidate.str() << " (" << c.origin << "): ";
     if (c.median_us > 0) std::cout << c.median_us << " us, " << c.gflops << " GFLOP/s\n";
     else std::cout << "failed in a round\n";
   }
@@ -89,33 +94,39 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
   print_selection(report);
   const search::SelectionRecord* chosen = report.chosen();
   const char* which = chosen ? "chosen" : "best";
-  search::Config config = task.space().from_json(chosen ? chosen->config : best.config);
+  search::Candidate candidate = chosen ? chosen->candidate : best.candidate;
   if (report.baseline.median_us > 0)
     std::cout << "baseline " << report.baseline.name << ": " << report.baseline.median_us << " us; speedup "
               << report.speedup() << "x (" << which << " configuration)\n";
-  std::cout << which << " config #" << config.index() << ": " << config.describe() << "\n";
-  std::istringstream program(to_string(task.lower(config)));
+  std::cout << which << " config " << candidate.str() << ": " << task.space().describe(candidate) << "\n";
+  std::istringstream program(to_string(task.lower(candidate)));
   std::string line;
   for (int n = 0; n < first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";
 }
 
-void print_json(const TuneArgs& args, const std::string& cost_model, const search::TuneReport& report) {
-  nlohmann::ordered_json line = {{"workload", args.workload},         {"space", args.space},
+void print_json(const TuneArgs& args, const search::Task& task, const std::string& cost_model,
+                const search::TuneReport& report) {
+  nlohmann::ordered_json line = {{"workload", args.workload},         {"workload_key", task.workload().key()},
+                                 {"target", task.target().str()},     {"space", args.space},
                                  {"strategy", args.strategy},         {"cost_model", cost_model},
                                  {"trials", report.trials},           {"errors", report.errors},
                                  {"best_us", report.chosen_us()},     {"best_gflops", report.chosen_gflops()},
                                  {"baseline", report.baseline.name},  {"baseline_us", report.baseline.median_us},
+                                 {"baseline_isa", report.baseline.isa},
                                  {"speedup", report.speedup()},       {"search_best_us", report.best_us()}};
   const search::SelectionRecord* chosen = report.chosen();
-  line["chosen"] = chosen ? nlohmann::ordered_json{{"config_index", chosen->config_index}, {"origin", chosen->origin},
-                                                   {"rounds", chosen->rounds}}
+  line["chosen"] = chosen ? nlohmann::ordered_json{{"config_index", chosen->config_index()},
+                                                   {"candidate", chosen->candidate.to_json()},
+                                                   {"origin", chosen->origin}, {"rounds", chosen->rounds}}
                           : nlohmann::ordered_json(nullptr);
   std::cout << line.dump() << "\n";
 }
 
 void run_tune(const TuneArgs& args, char** argv) {
   search::TuneOptions options = tune_options(args);
-  search::Task task = search::Task::create(args.workload, args.space);
+  Target target = resolve_target(args.target, args.threads);
+  target.check_runs_here("tune");
+  search::Task task = search::Task::create(args.workload, args.space, nullptr, target);
   search::StrategyChoice choice = strategy_choice(args);
   auto strategy = search::create_strategy(choice);
   reexec_with_benchmark_environment(argv);
@@ -123,10 +134,10 @@ void run_tune(const TuneArgs& args, char** argv) {
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
   search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
-  search::RunKey run{args.workload, args.space, search::run_strategy_label(choice), args.seed};
+  search::RunKey run = search::make_run_key(task, search::run_strategy_label(choice), args.seed);
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
-  if (args.json) print_json(args, search::effective_cost_model(choice), report);
+  if (args.json) print_json(args, task, search::effective_cost_model(choice), report);
 }
 
 }  // namespace
@@ -138,6 +149,7 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--workload", args->workload, "C1..C12, D1..D9, gemm:N, gemm:M,N,K, conv2d:..., depthwise:...")
       ->required();
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
+  add_target_option(cmd, args->target);
   cmd->add_option("--strategy", args->strategy, "search strategy plugin")->capture_default_str();
   cmd->add_option("--param", args->params, "strategy parameter name=value (repeatable)");
   cmd->add_option("--cost-model", args->cost_model, "cost model plugin guiding the strategy (model_based needs one)")

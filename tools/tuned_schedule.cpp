@@ -22,11 +22,11 @@ std::string shapes_of(const std::vector<Tensor>& tensors) {
   return out;
 }
 
-// The configuration's program compiled for the benchmark's operator instance, whose arguments it
-// must take: same shapes in the same order.
-std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const search::Config& config,
+// The candidate's program compiled for the benchmark's operator instance, whose arguments it must
+// take: same shapes in the same order.
+std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const search::Candidate& candidate,
                                                 const ops::OpInstance& op) {
-  search::Program program = task.instantiate(config);
+  search::Program program = task.program(candidate);
   std::string tuned = shapes_of(program.args()), expected = shapes_of(op.args());
   if (tuned != expected)
     user_error("the tuned schedule of ", task.workload().name, " takes arguments ", tuned, " but the benchmark's ",
@@ -34,29 +34,19 @@ std::unique_ptr<CompiledFunction> compile_tuned(const search::Task& task, const 
   return ops::build(program.schedule, program.args(), "tuned_" + task.workload().op());
 }
 
-TesselSchedule schedule_of(const std::string& workload, const nlohmann::json& knobs, const std::string& suffix) {
-  auto task = std::make_shared<search::Task>(search::Task::create(workload, "template"));
-  search::Config config = task->space().from_json(knobs);
-  return {[task, config](const ops::OpInstance& op) { return compile_tuned(*task, config, op); },
-          "tuned#" + std::to_string(config.index()) + suffix};
-}
-
 }  // namespace
 
-TunedChoices TunedChoices::read(const std::string& db_path) {
-  search::RecordsDb db = search::RecordsDb::open(db_path);
-  return {db_path, db.chosen_per_task(), db.best_per_task()};
-}
-
-TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload) {
-  auto ours = [&](const search::RunKey& run) { return run.workload == workload && run.space == "template"; };
-  for (const search::SelectionRecord& c : choices.chosen)
-    if (ours(c.run)) return schedule_of(workload, c.config, c.origin == "default" ? ":default" : "");
-  for (const search::TrialRecord& record : choices.best)
-    if (ours(record.run)) return schedule_of(workload, record.config, "");
-  std::cerr << "note: " << choices.db_path << " has no correct trial of " << workload
-            << " in the template space; it runs its default schedule\n";
-  return {};
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload, const Target& target) {
+  auto task = std::make_shared<search::Task>(search::Task::create(workload, "template", nullptr, target));
+  std::optional<search::TunedConfig> tuned = choices.find(*task);
+  if (!tuned) {
+    std::cerr << "note: " << choices.path() << " has no correct trial of " << workload << " for the template space "
+              << "that fits it; it runs its default schedule\n";
+    return {};
+  }
+  if (!tuned->same_target) std::cerr << tuned->fallback_note(*task, choices.path()) << "\n";
+  search::Candidate candidate = tuned->candidate;
+  return {[task, candidate](const ops::OpInstance& op) { return compile_tuned(*task, candidate, op); }, tuned->label()};
 }
 
 }  // namespace tessel::tools

@@ -1,30 +1,24 @@
-// `tessel bench --tuned DB`: Tessel's side of a benchmark case compiled with the best configuration
-// a tuning database holds for the workload (template space), instead of the ops/ default schedule,
-// so tuned results are re-measured under the benchmark's protocol (baseline alternating in the same
-// process) rather than quoted from the tuner's records.
+// `tessel bench --tuned DB`: Tessel's side of a benchmark case compiled with the tuned configuration
+// a records database holds for the workload (search/tuned_config.h finds it), instead of the ops/
+// default schedule, so tuned results are re-measured under the benchmark's protocol (baseline
+// alternating in the same process) rather than quoted from the tuner's records.
 #pragma once
 #include <string>
 
 #include "benchmarks/bench_runner.h"
-#include "search/records/records_db.h"
+#include "search/tuned_config.h"
+#include "target/target.h"
 
 namespace tessel::tools {
 
-// What a records database says to run for each tuned workload, read once per command.
-struct TunedChoices {
-  std::string db_path;
-  std::vector<search::SelectionRecord> chosen;  // RecordsDb::chosen_per_task()
-  std::vector<search::TrialRecord> best;        // RecordsDb::best_per_task()
+// What a records database says to run, read once per command.
+using TunedChoices = search::TunedRecords;
 
-  static TunedChoices read(const std::string& db_path);
-};
-
-// The tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...) in the
-// template space: the configuration a final selection chose (search/selection.h), else the fastest
-// correct trial; labelled "tuned#<config index>" ("…:default" when the selection chose the
-// template's default configuration). The default schedule, with a note on stderr, when the
-// database has neither. Throws UserError when the recorded configuration no longer fits the
-// template (e.g. the template changed since the database was written).
-TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload);
+// The tuned schedule of `workload` (a tuning workload name: C6, D3, gemm:1024, conv2d:...) for
+// `target` in the template space, labelled as TunedConfig::label() says. A configuration tuned for
+// another or an unknown target is used only when the database has none for this one, with a note
+// on stderr. The default schedule, with a note on stderr, when the database has nothing that fits.
+TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& workload,
+                              const Target& target = Target::host());
 
 }  // namespace tessel::tools

@@ -9,6 +9,7 @@
 
 namespace tessel::tools {
 
+// An empty Baseline (no name) for an operator no vendor library implements.
 search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads);
 
 }  // namespace tessel::tools

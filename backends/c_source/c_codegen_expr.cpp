@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "backends/c_source/c_codegen_internal.h"
+#include "backends/cpu_contract.h"
 #include "ir/tensor.h"
 #include "support/error.h"
 
@@ -125,11 +126,12 @@ void CEmitter::visit_node(const Cast* op) {
   result_ = op->type.is_bool() ? "(" + value + " != 0)" : "((" + c_type(op->type) + ")" + value + ")";
 }
 
+// Pure math calls are the libm functions of the same name (expf for float32), sigmoid a helper.
 void CEmitter::visit_node(const Call* op) {
-  static const std::unordered_set<std::string> known = {"exp", "log", "sqrt", "fabs", "tanh", "sigmoid"};
-  if (!known.count(op->name) || op->args.size() != 1 || !op->type.is_float())
-    user_error("the c_source back end has no intrinsic '", op->name, "' on ", op->type.str(),
-               ": use exp, log, sqrt, fabs, tanh or sigmoid on one float argument");
+  static const std::unordered_set<std::string> known = {"exp",   "log",  "sqrt",  "fabs", "floor",
+                                                        "ceil", "round", "trunc", "tanh", "sigmoid"};
+  TESSEL_CHECK(!op->intrinsic->is_statement(), "statement intrinsic ", op->name, " inside an expression");
+  if (!known.count(op->name)) refuse_intrinsic(*op->intrinsic, "c_source", kImplementedIntrinsics);
   std::string arg = expr(op->args[0]);
   bool single = op->type.bits == 32;
   if (op->name == "sigmoid") result_ = "sigmoid_" + c_suffix(op->type.element()) + "(" + arg + ")";

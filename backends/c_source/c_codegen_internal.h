@@ -20,6 +20,9 @@ std::string c_suffix(DataType t);
 std::string sanitize(const std::string& name);
 // Helper functions and includes every generated file starts with.
 const char* c_prelude();
+// The intrinsics the back end implements, for messages.
+inline constexpr const char* kImplementedIntrinsics =
+    "exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid, prefetch and fill";
 
 // C names of variables and buffers. A name is unique among the names in scope; names released
 // when their scope closes may be reused by later siblings.
@@ -67,6 +70,7 @@ class CEmitter : public IRVisitor {
   void lane_loop(int lanes, const std::function<void()>& body);
   void vector_store(const Store* op);
   void heap_or_stack_allocate(const Allocate* op, const std::string& name, int64_t size);
+  void fill(const Call* op);
 
   std::ostringstream out_;
   std::string result_;  // the text of the last expression visited

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> compile_command(const CCompilerOptions& options, const std::vector<std::string>& source_paths,
                                          const std::string& library_path) {
-  std::vector<std::string> argv = {options.compiler, "-std=gnu11", "-O" + std::to_string(options.opt_level)};
+  // -fwrapv: signed integers wrap, as ir/scalar_semantics.h says they do.
+  std::vector<std::string> argv = {options.compiler, "-std=gnu11", "-fwrapv", "-O" + std::to_string(options.opt_level)};
   if (!options.march.empty()) argv.push_back("-march=" + options.march);
   argv.insert(argv.end(), options.isa_flags.begin(), options.isa_flags.end());
   if (options.openmp) argv.push_back("-fopenmp");

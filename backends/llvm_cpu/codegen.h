@@ -5,10 +5,18 @@
 // internal functions per parallel loop (its body, and the task the thread pool calls).
 //
 // CodeGen is split by concept over several files: codegen_function.cpp (entries, scopes,
-// allocas), codegen_expr.cpp (arithmetic, logic, casts, intrinsics), codegen_index.cpp (floor
-// division and the sign facts that make it cheap), codegen_memory.cpp (loads, stores, vectors,
-// allocations), codegen_stmt.cpp (loops, branches, lets), codegen_parallel.cpp (outlining).
+// allocas), codegen_expr.cpp (arithmetic, logic, casts, let), codegen_intrinsic.cpp (calls and
+// Evaluate: math, prefetch, fill), codegen_index.cpp (floor division and the sign facts that make
+// it cheap), codegen_memory.cpp (loads, stores, vectors, allocations), codegen_stmt.cpp (loops,
+// branches, lets, attributes), codegen_parallel.cpp (outlining).
+//
+// Scalar semantics are those of ir/scalar_semantics.h: integer Add/Sub/Mul wrap (no `nsw`), except
+// in index arithmetic (load and store indices, loop bounds, allocation sizes, and the if and
+// select conditions that read no memory: the guards of the iteration domain), which lowering
+// guarantees never overflows and which is marked `nsw` so LLVM can widen and vectorize it; float
+// Min/Max are fcmp olt/ogt + select (one minps/maxps), float Mod uses an fma.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -62,10 +70,21 @@ class CodeGen : public IRVisitor {
   llvm::Value* emit_cast(llvm::Value* v, DataType from, DataType to);
   llvm::Value* emit_libm_lanewise(const std::string& scalar_name, DataType t, llvm::Value* x);
   llvm::Value* splat_to(llvm::Value* v, int lanes);
+  // e as index arithmetic (see above): its integer operations are marked nsw.
+  llvm::Value* emit_index(const Expr& e);
+  // An if or select condition: index arithmetic unless it reads memory (then it is data).
+  llvm::Value* emit_condition(const Expr& cond);
+
+  // ---- intrinsics with effects ------------------------------------------------------------------
+  void emit_prefetch(const Call* op);
+  void emit_fill(const Call* op);
+  // The pointer to the element an address argument (a scalar Load) names.
+  llvm::Value* address_of(const Expr& address);
   llvm::Value* lookup_var(const VarNode* var) const;
 
   // ---- integer index arithmetic ---------------------------------------------------------------
   llvm::Value* emit_floor_div_mod(NodeKind kind, const Expr& a, const Expr& b);
+  llvm::Value* floor_div_mod_by(bool is_div, llvm::Value* x, llvm::Value* y, bool positive_divisor);
   bool known_nonneg(const Expr& e) const;
   bool known_positive_constant(const Expr& e) const;
 
@@ -78,6 +97,9 @@ class CodeGen : public IRVisitor {
   // ---- statements -------------------------------------------------------------------------------
   void emit(const Stmt& s);
   void emit_serial_for(const For* op);
+  // for (i = lo; i < hi; ++i) body(i), named after `name`; returns the back edge (for metadata).
+  llvm::BranchInst* emit_loop(const std::string& name, llvm::Value* lo, llvm::Value* hi,
+                              const std::function<void(llvm::Value* i)>& body);
   void emit_parallel_for(const For* op);
   llvm::Function* outline_parallel_body(const For* op, const std::vector<const VarNode*>& vars,
                                         const std::vector<const BufferNode*>& buffers,
@@ -115,6 +137,7 @@ class CodeGen : public IRVisitor {
   FunctionState state_;
   std::unordered_set<const VarNode*> nonneg_vars_;
   llvm::Value* value_ = nullptr;  // the result of the expression visited last
+  bool index_context_ = false;    // emitting index arithmetic (see emit_index)
 };
 
 }  // namespace tessel::llvm_cpu

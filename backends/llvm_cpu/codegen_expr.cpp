@@ -1,9 +1,10 @@
-// CodeGen for expressions: constants, variables, arithmetic, comparisons, logic, select, casts,
-// math intrinsics and let. Float operations carry the builder's fast-math flags (at least
-// `contract`, so a*b+c becomes an FMA).
+// CodeGen for expressions: constants, variables, arithmetic, comparisons, logic, select, casts and
+// let. Float operations carry the builder's fast-math flags (at least `contract`, so a*b+c becomes
+// an FMA).
 #include <llvm/IR/Intrinsics.h>
 
 #include "backends/llvm_cpu/codegen.h"
+#include "ir/intrinsic.h"
 #include "ir/tensor.h"
 #include "support/error.h"
 
@@ -16,6 +17,34 @@ llvm::Value* CodeGen::emit(const Expr& e) {
   TESSEL_CHECK(value_ != nullptr, "no value generated for an expression in ", func_name_);
   return value_;
 }
+
+llvm::Value* CodeGen::emit_index(const Expr& e) {
+  bool saved = index_context_;
+  index_context_ = true;
+  llvm::Value* v = emit(e);
+  index_context_ = saved;
+  return v;
+}
+
+namespace {
+
+// Whether e reads memory (a Load, or a call that reads it).
+bool reads_memory(const Expr& e) {
+  struct Finder : IRVisitor {
+    bool found = false;
+    void visit_node(const Load*) override { found = true; }
+    void visit_node(const Call* op) override {
+      found |= op->intrinsic->effect != CallEffect::Pure;
+      IRVisitor::visit_node(op);
+    }
+  } finder;
+  finder.visit(e);
+  return finder.found;
+}
+
+}  // namespace
+
+llvm::Value* CodeGen::emit_condition(const Expr& cond) { return reads_memory(cond) ? emit(cond) : emit_index(cond); }
 
 llvm::Value* CodeGen::splat_to(llvm::Value* v, int lanes) {
   if (lanes <= 1 || v->getType()->isVectorTy()) return v;
@@ -51,9 +80,9 @@ llvm::Value* CodeGen::emit_binary(NodeKind kind, const Expr& a, const Expr& b) {
 
 llvm::Value* CodeGen::emit_arithmetic(NodeKind kind, DataType t, llvm::Value* x, llvm::Value* y) {
   bool fp = t.is_float();
-  // Index arithmetic (32/64-bit) never wraps in lowered code, and saying so lets LLVM widen
-  // induction variables and vectorize; narrow integers (quantized data) may wrap on purpose.
-  bool nsw = t.is_int() && t.bits >= 32;
+  // Integers wrap (ir/scalar_semantics.h), but index arithmetic never does in lowered code, and
+  // saying so lets LLVM widen induction variables and vectorize.
+  bool nsw = index_context_ && t.is_int() && t.bits >= 32;
   switch (kind) {
     case NodeKind::Add: return fp ? builder_.CreateFAdd(x, y) : builder_.CreateAdd(x, y, "", false, nsw);
     case NodeKind::Sub: return fp ? builder_.CreateFSub(x, y) : builder_.CreateSub(x, y, "", false, nsw);
@@ -63,10 +92,11 @@ llvm::Value* CodeGen::emit_arithmetic(NodeKind kind, DataType t, llvm::Value* x,
       return builder_.CreateUDiv(x, y);  // unsigned; signed integers take emit_floor_div
     case NodeKind::Mod:
       if (!fp) return builder_.CreateURem(x, y);
-      // floor modulo for floats: x - floor(x / y) * y, matching the integer semantics
-      return builder_.CreateFSub(x, builder_.CreateFMul(builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
-                                                                                      builder_.CreateFDiv(x, y)), y));
-    case NodeKind::Min:
+      // floor modulo for floats, fma(-floor(x / y), y, x): one rounding, as the interpreters compute it
+      return builder_.CreateIntrinsic(
+          llvm::Intrinsic::fma, {x->getType()},
+          {builder_.CreateFNeg(builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, builder_.CreateFDiv(x, y))), y, x});
+    case NodeKind::Min:  // x < y ? x : y, so a NaN operand gives y (ir/scalar_semantics.h)
       return builder_.CreateSelect(emit_compare(NodeKind::LT, t, x, y), x, y);
     case NodeKind::Max:
       return builder_.CreateSelect(emit_compare(NodeKind::GT, t, x, y), x, y);
@@ -94,7 +124,7 @@ void CodeGen::visit_node(const Not* op) { value_ = builder_.CreateNot(emit(op->a
 
 void CodeGen::visit_node(const Select* op) {
   int lanes = op->type.lanes;
-  llvm::Value* cond = emit(op->cond);
+  llvm::Value* cond = emit_condition(op->cond);
   value_ = builder_.CreateSelect(cond, splat_to(emit(op->true_value), lanes), splat_to(emit(op->false_value), lanes));
 }
 
@@ -117,45 +147,6 @@ llvm::Value* CodeGen::emit_cast(llvm::Value* v, DataType from, DataType to) {
   if (from.is_float()) return to.is_int() ? builder_.CreateFPToSI(v, target) : builder_.CreateFPToUI(v, target);
   if (to.is_float()) return from.is_int() ? builder_.CreateSIToFP(v, target) : builder_.CreateUIToFP(v, target);
   return builder_.CreateIntCast(v, target, from.is_int());
-}
-
-void CodeGen::visit_node(const Call* op) {
-  static const std::unordered_map<std::string, llvm::Intrinsic::ID> unary = {
-      {"exp", llvm::Intrinsic::exp},     {"log", llvm::Intrinsic::log},     {"sqrt", llvm::Intrinsic::sqrt},
-      {"fabs", llvm::Intrinsic::fabs},   {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
-      {"round", llvm::Intrinsic::round}, {"trunc", llvm::Intrinsic::trunc}};
-  if (op->args.size() != 1 || !op->type.is_float())
-    user_error("intrinsic '", op->name, "' in function '", func_name_, "' must take one float argument");
-  llvm::Value* x = emit(op->args[0]);
-  if (auto it = unary.find(op->name); it != unary.end()) {
-    value_ = builder_.CreateUnaryIntrinsic(it->second, x);
-  } else if (op->name == "tanh") {
-    value_ = emit_libm_lanewise(op->type.bits == 64 ? "tanh" : "tanhf", op->type, x);
-  } else if (op->name == "sigmoid") {
-    llvm::Value* one = llvm::ConstantFP::get(x->getType(), 1.0);
-    llvm::Value* e = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_.CreateFNeg(x));
-    value_ = builder_.CreateFDiv(one, builder_.CreateFAdd(one, e));
-  } else {
-    user_error("unknown intrinsic '", op->name, "' in function '", func_name_,
-               "'; the LLVM CPU back end knows exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid");
-  }
-}
-
-// libm has no vector entry points LLVM 14 can target by default, so vectors call it lane by lane.
-llvm::Value* CodeGen::emit_libm_lanewise(const std::string& scalar_name, DataType t, llvm::Value* x) {
-  llvm::Type* scalar = value_type(context_, t.element());
-  llvm::FunctionCallee fn = module_.getOrInsertFunction(scalar_name, scalar, scalar);
-  if (auto* decl = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
-    decl->setDoesNotThrow();
-    decl->setDoesNotAccessMemory();
-  }
-  if (t.lanes == 1) return builder_.CreateCall(fn, {x});
-  llvm::Value* result = llvm::UndefValue::get(x->getType());
-  for (int i = 0; i < t.lanes; ++i) {
-    llvm::Value* lane = builder_.CreateCall(fn, {builder_.CreateExtractElement(x, i)});
-    result = builder_.CreateInsertElement(result, lane, i);
-  }
-  return result;
 }
 
 void CodeGen::visit_node(const Let* op) {

@@ -1,7 +1,7 @@
 // CodeGen for signed integer Div and Mod, which have floor semantics (ir/expr.h). Index arithmetic
 // is full of them, so the cheap cases matter: a non-negative dividend over a positive constant is
 // plain unsigned division (a shift or a mask for powers of two); a positive constant divisor needs
-// one sign fix-up; only the general case pays for two.
+// one sign fix-up; only the general case pays for two, and for the check of a -1 divisor.
 #include "backends/llvm_cpu/codegen.h"
 
 namespace tessel::llvm_cpu {
@@ -38,6 +38,20 @@ llvm::Value* CodeGen::emit_floor_div_mod(NodeKind kind, const Expr& a, const Exp
   // with both sides non-negative, truncation is floor (a zero divisor is undefined either way)
   if (known_nonneg(a) && (positive_divisor || known_nonneg(b)))
     return is_div ? builder_.CreateUDiv(x, y) : builder_.CreateURem(x, y);
+  llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
+  if (!positive_divisor) {
+    // x / -1 wraps (INT_MIN / -1 = INT_MIN) and x % -1 is 0, where sdiv and srem would trap:
+    // divide by 1 instead (floor_mod(x, 1) is 0 already) and negate the quotient.
+    llvm::Value* minus_one = builder_.CreateICmpEQ(y, llvm::Constant::getAllOnesValue(y->getType()));
+    llvm::Value* safe_y = builder_.CreateSelect(minus_one, llvm::ConstantInt::get(y->getType(), 1), y);
+    llvm::Value* r = floor_div_mod_by(is_div, x, safe_y, false);
+    return is_div ? builder_.CreateSelect(minus_one, builder_.CreateSub(zero, x), r) : r;
+  }
+  return floor_div_mod_by(is_div, x, y, true);
+}
+
+// Floor division or modulo from truncating sdiv/srem, for a divisor that is not -1.
+llvm::Value* CodeGen::floor_div_mod_by(bool is_div, llvm::Value* x, llvm::Value* y, bool positive_divisor) {
   llvm::Value* r = builder_.CreateSRem(x, y);
   llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
   // truncation rounds toward zero; floor differs exactly when the remainder's sign opposes y's

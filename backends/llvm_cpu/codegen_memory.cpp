@@ -1,6 +1,7 @@
 // CodeGen for memory and vectors: Load and Store (scalar, contiguous vector, gather/scatter),
 // Ramp and Broadcast, and Allocate (an aligned stack slot when small and constant-sized, else the
 // heap). Bool buffers hold one byte per element.
+#include "backends/cpu_contract.h"
 #include "backends/llvm_cpu/codegen.h"
 #include "support/error.h"
 
@@ -35,7 +36,7 @@ llvm::Value* CodeGen::element_pointer(const Buffer& buffer, llvm::Value* index) 
 
 llvm::Value* CodeGen::vector_pointer(const Buffer& buffer, const Expr& first_index, int lanes) {
   llvm::Type* vector = memory_type(context_, buffer.dtype().with_lanes(lanes));
-  return builder_.CreateBitCast(element_pointer(buffer, emit(first_index)), vector->getPointerTo());
+  return builder_.CreateBitCast(element_pointer(buffer, emit_index(first_index)), vector->getPointerTo());
 }
 
 void CodeGen::visit_node(const Load* op) {
@@ -43,15 +44,15 @@ void CodeGen::visit_node(const Load* op) {
   llvm::Align align(t.element().bytes());
   llvm::Value* raw;
   if (!t.is_vector()) {
-    raw = builder_.CreateAlignedLoad(memory_type(context_, t), element_pointer(op->buffer, emit(op->index)), align);
+    raw = builder_.CreateAlignedLoad(memory_type(context_, t), element_pointer(op->buffer, emit_index(op->index)), align);
   } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
     raw = builder_.CreateAlignedLoad(memory_type(context_, t), vector_pointer(op->buffer, ramp->base, t.lanes), align);
   } else if (auto* same = op->index.as<Broadcast>()) {
     llvm::Value* scalar = builder_.CreateAlignedLoad(memory_type(context_, t.element()),
-                                                     element_pointer(op->buffer, emit(same->value)), align);
+                                                     element_pointer(op->buffer, emit_index(same->value)), align);
     raw = builder_.CreateVectorSplat(t.lanes, scalar);
   } else {
-    raw = builder_.CreateMaskedGather(memory_type(context_, t), element_pointer(op->buffer, emit(op->index)), align);
+    raw = builder_.CreateMaskedGather(memory_type(context_, t), element_pointer(op->buffer, emit_index(op->index)), align);
   }
   value_ = t.is_bool() ? builder_.CreateTrunc(raw, value_type(context_, t)) : raw;
 }
@@ -65,11 +66,11 @@ void CodeGen::visit_node(const Store* op) {
   if (t.is_bool()) value = builder_.CreateZExt(value, memory_type(context_, t));
   llvm::Align align(t.element().bytes());
   if (!t.is_vector()) {
-    builder_.CreateAlignedStore(value, element_pointer(op->buffer, emit(op->index)), align);
+    builder_.CreateAlignedStore(value, element_pointer(op->buffer, emit_index(op->index)), align);
   } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
     builder_.CreateAlignedStore(value, vector_pointer(op->buffer, ramp->base, t.lanes), align);
   } else {
-    llvm::Value* index = splat_to(emit(op->index), t.lanes);
+    llvm::Value* index = splat_to(emit_index(op->index), t.lanes);
     builder_.CreateMaskedScatter(value, element_pointer(op->buffer, index), align);
   }
 }
@@ -80,7 +81,7 @@ void CodeGen::visit_node(const Ramp* op) {
   std::vector<llvm::Constant*> steps;
   llvm::Type* element = value_type(context_, op->base.type());
   for (int i = 0; i < op->lanes; ++i) steps.push_back(llvm::ConstantInt::get(element, i));
-  bool nsw = op->base.type().is_int();
+  bool nsw = index_context_ && op->base.type().is_int();
   value_ = builder_.CreateAdd(base, builder_.CreateMul(stride, llvm::ConstantVector::get(steps), "", false, nsw), "",
                               false, nsw);
 }
@@ -88,6 +89,7 @@ void CodeGen::visit_node(const Ramp* op) {
 void CodeGen::visit_node(const Broadcast* op) { value_ = builder_.CreateVectorSplat(op->lanes, emit(op->value)); }
 
 void CodeGen::visit_node(const Allocate* op) {
+  check_cpu_allocatable(op->buffer, "llvm_cpu");
   llvm::Type* element = memory_type(context_, op->buffer.dtype().element());
   const int64_t* count = as_const_int(op->size);
   if (count && *count < 0)
@@ -108,7 +110,7 @@ void CodeGen::visit_node(const Allocate* op) {
 llvm::Value* CodeGen::emit_heap_allocate(const Allocate* op, llvm::Type* element) {
   llvm::Type* i64 = builder_.getInt64Ty();
   uint64_t element_bytes = module_.getDataLayout().getTypeAllocSize(element);
-  llvm::Value* count = emit_cast(emit(op->size), op->size.type(), DataType::int64());
+  llvm::Value* count = emit_cast(emit_index(op->size), op->size.type(), DataType::int64());
   llvm::Value* bytes = builder_.CreateMul(count, llvm::ConstantInt::get(i64, element_bytes));
   llvm::Value* rounded = builder_.CreateAnd(builder_.CreateAdd(bytes, llvm::ConstantInt::get(i64, kAllocAlign - 1)),
                                             llvm::ConstantInt::get(i64, ~(kAllocAlign - 1)));

@@ -53,12 +53,12 @@ void CodeGen::emit_parallel_for(const For* op) {
     if (state_.buffers.count(b)) buffers.push_back(b);
 
   DataType t = op->var.type();
-  std::vector<llvm::Value*> fields = {emit_cast(emit(op->min), op->min.type(), t)};
+  std::vector<llvm::Value*> fields = {emit_cast(emit_index(op->min), op->min.type(), t)};
   for (const VarNode* v : vars) fields.push_back(state_.vars.at(v));
   for (const BufferNode* b : buffers) fields.push_back(state_.buffers.at(b));
   std::vector<llvm::Type*> field_types;
   for (llvm::Value* f : fields) field_types.push_back(f->getType());
-  llvm::Value* extent = emit_cast(emit(op->extent), op->extent.type(), DataType::int64());
+  llvm::Value* extent = emit_cast(emit_index(op->extent), op->extent.type(), DataType::int64());
 
   auto* closure_type = llvm::StructType::get(context_, field_types);
   llvm::AllocaInst* closure = entry_alloca(closure_type, 1, 8);

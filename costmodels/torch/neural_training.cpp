@@ -34,8 +34,7 @@ NeuralCostModel::NeuralCostModel(std::string name, NeuralModelOptions options)
   at::set_num_threads(1);
 }
 
-void NeuralCostModel::fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
-  check_fit_input(name_, x, throughput);
+void NeuralCostModel::do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) {
   torch::manual_seed(static_cast<uint64_t>(options_.seed));
   reset(x);
   std::unique_ptr<Batch> batch = encode(x);
@@ -52,9 +51,7 @@ void NeuralCostModel::fit(const std::vector<ProgramFeatures>& x, const std::vect
   trained_ = true;
 }
 
-std::vector<double> NeuralCostModel::predict(const std::vector<ProgramFeatures>& x) const {
-  if (!trained_) throw_untrained(name_);
-  if (x.empty()) return {};
+std::vector<double> NeuralCostModel::do_predict(const std::vector<ProgramFeatures>& x) const {
   torch::NoGradGuard no_grad;
   torch::Tensor scores = forward(*encode(x)).to(torch::kFloat64).contiguous();
   return std::vector<double>(scores.data_ptr<double>(), scores.data_ptr<double>() + scores.numel());

@@ -39,11 +39,12 @@ class NeuralCostModel : public CostModel {
  public:
   NeuralCostModel(std::string name, NeuralModelOptions options);
   std::string name() const override { return name_; }
-  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;
-  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const override;
   bool trained() const override { return trained_; }
 
  protected:
+  void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override;
+  std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const override;
+
   const NeuralModelOptions& options() const { return options_; }
   // Creates a freshly initialized network and fits the input statistics on the training programs.
   virtual void reset(const std::vector<ProgramFeatures>& x) = 0;

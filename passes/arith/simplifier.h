@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ir/mutator.h"
+#include "ir/scalar_semantics.h"
 #include "passes/arith/const_bound.h"
 
 namespace tessel::arith {
@@ -46,6 +47,8 @@ class Simplifier : public IRMutator {
   Stmt mutate_node(const LetStmt* op, const Stmt& self) override;
   Stmt mutate_node(const Allocate* op, const Stmt& self) override;
   Stmt mutate_node(const Realize* op, const Stmt& self) override;
+  Stmt mutate_node(const Evaluate* op, const Stmt& self) override;
+  Stmt mutate_node(const AttrStmt* op, const Stmt& self) override;
 
  private:
   // a `kind` b for simplified operands a and b.
@@ -64,9 +67,12 @@ class Simplifier : public IRMutator {
   VarBounds bounds_;
 };
 
-// Folds a op b for two constants (integer with wraparound, float rounded to its width);
-// undefined when they are not both constants or the operation has no value (division by zero).
+// Folds a op b for two constants (ir/scalar_semantics.h); undefined when they are not both
+// constants or the operation has no value (division by zero).
 Expr fold_constants(NodeKind kind, const Expr& a, const Expr& b);
+// The value of a scalar IntImm or FloatImm, and the constant of a value.
+std::optional<scalar::Value> constant_value(const Expr& e);
+Expr make_constant(scalar::Value v, DataType t);
 
 template <typename T>
 T Simplifier::with_bound(const Var& var, ConstBound range, const T& body) {

@@ -1,10 +1,14 @@
 // Statement rules of the simplifier and its entry points. Loops record their variable's range
 // while their body is simplified; loops that never run, guards that always or never hold, and
-// statements left with an empty body are removed; a loop of one iteration becomes its body.
+// statements left with an empty body are removed; a loop of one iteration becomes its body
+// (except a ThreadBinding loop, whose extent and tag a GPU back end needs as they are). Evaluate
+// statements stay exactly where they are when their call has an effect (ir/intrinsic.h); without
+// one they do nothing and are removed.
 #include "passes/arith/simplify.h"
 
 #include <algorithm>
 
+#include "ir/intrinsic.h"
 #include "passes/arith/simplifier.h"
 
 namespace tessel {
@@ -34,11 +38,13 @@ std::optional<int64_t> guard_end(const Stmt& body, const Var& var) {
 Stmt Simplifier::mutate_node(const For* op, const Stmt& self) {
   Expr min = mutate(op->min), extent = mutate(op->extent);
   const int64_t* n = as_const_int(extent);
+  bool thread_bound = op->kind == ForKind::ThreadBinding;
   if (n && *n <= 0) return Stmt();
-  if (n && *n == 1) return mutate(substitute(op->body, {{var_node(op->var), min}}));
+  if (n && *n == 1 && !thread_bound) return mutate(substitute(op->body, {{var_node(op->var), min}}));
   Stmt body = with_bound(op->var, loop_var_bound(min, extent, bounds_), op->body);
   if (!body.defined()) return Stmt();
-  if (auto end = guard_end(body, op->var)) {  // for (v..) { if (v < end) S }  ->  a shorter loop over S
+  // for (v..) { if (v < end) S }  ->  a shorter loop over S
+  if (auto end = thread_bound ? std::nullopt : guard_end(body, op->var)) {
     const int64_t* lo = as_const_int(min);
     if (lo && n) {
       int64_t shortened = std::min(*n, *end - *lo);
@@ -48,7 +54,7 @@ Stmt Simplifier::mutate_node(const For* op, const Stmt& self) {
     }
   }
   if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return self;
-  return make_for(op->var, min, extent, op->kind, body);
+  return make_for(op->var, min, extent, op->kind, body, op->thread_tag);
 }
 
 Stmt Simplifier::mutate_node(const IfThenElse* op, const Stmt& self) {
@@ -77,6 +83,20 @@ Stmt Simplifier::mutate_node(const Allocate* op, const Stmt& self) {
   Expr size = mutate(op->size);
   if (size.same_as(op->size) && body.same_as(op->body)) return self;
   return make_allocate(op->buffer, size, body);
+}
+
+Stmt Simplifier::mutate_node(const Evaluate* op, const Stmt& self) {
+  Expr value = mutate(op->value);
+  if (!statement_call(value)) return Stmt();
+  return value.same_as(op->value) ? self : make_evaluate(value);
+}
+
+Stmt Simplifier::mutate_node(const AttrStmt* op, const Stmt& self) {
+  Stmt body = mutate(op->body);
+  if (!body.defined()) return Stmt();
+  Expr value = mutate(op->value);
+  if (value.same_as(op->value) && body.same_as(op->body)) return self;
+  return make_attr(op->key, op->subject, value, body);
 }
 
 Stmt Simplifier::mutate_node(const Realize* op, const Stmt& self) {

@@ -139,19 +139,8 @@ Expr Simplifier::mutate_node(const Cast* op, const Expr& self) {
   Expr v = mutate(op->value);
   DataType to = op->type;
   bool to_number = to.lanes == 1 && (to.is_float() || to.is_index());
-  if (auto* i = v.as<IntImm>(); i && to_number) {
-    if (to.is_float())
-      return make_float(to.bits == 32 ? static_cast<float>(i->value) : static_cast<double>(i->value), to);
-    if (!i->type.is_uint() || i->value >= 0) return make_int(wrap_to_type(i->value, to), to);
-  }
-  if (auto* f = v.as<FloatImm>(); f && to_number) {
-    if (to.is_float())
-      return make_float(to.bits == 32 ? static_cast<double>(static_cast<float>(f->value)) : f->value, to);
-    if (std::isfinite(f->value) && std::fabs(f->value) < 9.0e18) {
-      int64_t truncated = static_cast<int64_t>(std::trunc(f->value));
-      if (truncated == wrap_to_type(truncated, to)) return make_int(truncated, to);
-    }
-  }
+  if (auto value = to_number ? constant_value(v) : std::nullopt)
+    if (auto converted = scalar::cast(*value, v.type(), to)) return make_constant(*converted, to);
   return v.same_as(op->value) ? self : cast(to, v);
 }
 

@@ -40,7 +40,7 @@ class InlineReads : public IRMutator {
 std::unordered_map<const OperationNode*, Expr> inline_stages(const Schedule& sch) {
   Definitions inlined;
   std::unordered_map<const OperationNode*, Expr> bodies;
-  for (const StageRef& stage : sch.stages()) {
+  for (const Stage& stage : sch.stages()) {
     const Tensor& op = stage->op;
     if (op->is_placeholder()) continue;
     Expr body = InlineReads(inlined).mutate(op->body);

@@ -8,9 +8,10 @@
 #include <optional>
 #include <type_traits>
 
+#include "ir/intrinsic.h"
 #include "ir/printer.h"
+#include "ir/scalar_semantics.h"
 #include "ir/visitor.h"
-#include "passes/arith/int_arith.h"
 
 namespace tessel {
 
@@ -18,10 +19,7 @@ namespace {
 
 constexpr int kMaxLanes = 64;
 
-union Lane {
-  int64_t i;
-  double f;
-};
+using Lane = scalar::Value;
 
 struct Value {
   DataType type;
@@ -42,91 +40,6 @@ bool is_comparison(NodeKind k) {
          k == NodeKind::GE;
 }
 
-template <typename T>
-bool compare(NodeKind k, T a, T b) {
-  switch (k) {
-    case NodeKind::EQ: return a == b;
-    case NodeKind::NE: return a != b;
-    case NodeKind::LT: return a < b;
-    case NodeKind::LE: return a <= b;
-    case NodeKind::GT: return a > b;
-    default: return a >= b;
-  }
-}
-
-uint64_t unsigned_view(int64_t v, DataType t) {
-  uint64_t u = static_cast<uint64_t>(v);
-  return t.bits >= 64 ? u : u & ((uint64_t{1} << t.bits) - 1);
-}
-
-int64_t int_lane(NodeKind k, int64_t a, int64_t b, DataType t) {
-  if (is_comparison(k)) return t.is_uint() ? compare(k, unsigned_view(a, t), unsigned_view(b, t)) : compare(k, a, b);
-  uint64_t ua = unsigned_view(a, t), ub = unsigned_view(b, t);
-  if ((k == NodeKind::Div || k == NodeKind::Mod) && b == 0)
-    user_error("integer division by zero in a lowered function");
-  switch (k) {
-    case NodeKind::Add: return arith::wrap_to_type(static_cast<int64_t>(ua + ub), t);
-    case NodeKind::Sub: return arith::wrap_to_type(static_cast<int64_t>(ua - ub), t);
-    case NodeKind::Mul: return arith::wrap_to_type(static_cast<int64_t>(ua * ub), t);
-    case NodeKind::Div:
-      if (t.is_uint()) return static_cast<int64_t>(ua / ub);
-      return b == -1 ? arith::wrap_to_type(static_cast<int64_t>(0 - ua), t) : arith::floor_div(a, b);
-    case NodeKind::Mod:
-      if (t.is_uint()) return static_cast<int64_t>(ua % ub);
-      return b == -1 ? 0 : arith::floor_mod(a, b);
-    case NodeKind::Min: return t.is_uint() ? (ua < ub ? a : b) : std::min(a, b);
-    case NodeKind::Max: return t.is_uint() ? (ua < ub ? b : a) : std::max(a, b);
-    case NodeKind::And: return a && b;
-    case NodeKind::Or: return a || b;
-    default: TESSEL_CHECK(false, "not a binary operator");
-  }
-  return 0;
-}
-
-double round_to(double v, DataType t) { return t.bits == 32 ? static_cast<double>(static_cast<float>(v)) : v; }
-
-double float_lane(NodeKind k, double a, double b, DataType t) {
-  switch (k) {
-    case NodeKind::Add: return round_to(a + b, t);
-    case NodeKind::Sub: return round_to(a - b, t);
-    case NodeKind::Mul: return round_to(a * b, t);
-    case NodeKind::Div: return round_to(a / b, t);
-    case NodeKind::Mod: return round_to(a - std::floor(a / b) * b, t);
-    case NodeKind::Min: return std::min(a, b);
-    case NodeKind::Max: return std::max(a, b);
-    default: TESSEL_CHECK(false, "operator not defined on floats");
-  }
-  return 0;
-}
-
-double call_lane(const std::string& name, double x) {
-  if (name == "exp") return std::exp(x);
-  if (name == "log") return std::log(x);
-  if (name == "sqrt") return std::sqrt(x);
-  if (name == "fabs") return std::fabs(x);
-  if (name == "tanh") return std::tanh(x);
-  if (name == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
-  user_error("unknown intrinsic '", name, "': use one of exp, log, sqrt, fabs, tanh, sigmoid");
-}
-
-Lane cast_lane(Lane v, DataType from, DataType to) {
-  Lane r;
-  if (to.is_float()) {
-    double x = from.is_float()  ? v.f
-               : from.is_uint() ? static_cast<double>(unsigned_view(v.i, from))
-                                : static_cast<double>(v.i);
-    r.f = round_to(x, to);
-  } else if (from.is_float()) {
-    double t = std::trunc(v.f);
-    if (!(t > -9.3e18 && t < 9.3e18))
-      user_error("cast of ", v.f, " from ", from.str(), " to ", to.str(), " is out of range");
-    r.i = arith::wrap_to_type(static_cast<int64_t>(t), to);
-  } else {
-    r.i = arith::wrap_to_type(v.i, to);
-  }
-  return r;
-}
-
 class LoopInterpreter : public IRVisitor {
  public:
   Value eval(const Expr& e) {
@@ -143,14 +56,8 @@ class LoopInterpreter : public IRVisitor {
   TESSEL_BINARY_NODES(TESSEL_EVAL_BINARY)
 #undef TESSEL_EVAL_BINARY
 
-  void visit_node(const IntImm* op) override {
-    result_ = splat(op->type, Lane{.i = arith::wrap_to_type(op->value, op->type)});
-  }
-  void visit_node(const FloatImm* op) override {
-    Lane l;
-    l.f = round_to(op->value, op->type);
-    result_ = splat(op->type, l);
-  }
+  void visit_node(const IntImm* op) override { result_ = splat(op->type, scalar::of_int(op->value, op->type)); }
+  void visit_node(const FloatImm* op) override { result_ = splat(op->type, scalar::of_float(op->value, op->type)); }
   void visit_node(const VarNode* op) override {
     auto it = env_.find(op);
     if (it == env_.end()) user_error("variable '", op->name, "' is used where no statement binds it");
@@ -158,7 +65,7 @@ class LoopInterpreter : public IRVisitor {
   }
   void visit_node(const Not* op) override {
     Value v = eval(op->a);
-    for (int l = 0; l < v.lanes(); ++l) v.lane[l].i = !v.lane[l].i;
+    for (int l = 0; l < v.lanes(); ++l) v.lane[l] = scalar::logical_not(v.lane[l], v.type);
     result_ = v;
   }
   void visit_node(const Select* op) override {
@@ -170,12 +77,22 @@ class LoopInterpreter : public IRVisitor {
   void visit_node(const Cast* op) override {
     Value v = eval(op->value);
     Value r{op->type, {}};
-    for (int l = 0; l < r.lanes(); ++l) r.lane[l] = cast_lane(v.lane[l], v.type, op->type);
+    for (int l = 0; l < r.lanes(); ++l) {
+      std::optional<Lane> lane = scalar::cast(v.lane[l], v.type, op->type);
+      if (!lane)
+        user_error("cast of ", v.lane[l].f, " from ", v.type.element().str(), " to ", op->type.element().str(),
+                   " is out of range in a lowered function");
+      r.lane[l] = *lane;
+    }
     result_ = r;
   }
   void visit_node(const Call* op) override {
+    const Intrinsic& intrinsic = *op->intrinsic;
+    if (!intrinsic.math)
+      user_error("intrinsic '", intrinsic.name, "' (", call_effect_name(intrinsic.effect),
+                 ") appears inside an expression; calls with effects run as Evaluate statements");
     Value v = eval(op->args.at(0));
-    for (int l = 0; l < v.lanes(); ++l) v.lane[l].f = round_to(call_lane(op->name, v.lane[l].f), v.type);
+    for (int l = 0; l < v.lanes(); ++l) v.lane[l] = scalar::of_float(intrinsic.math(v.lane[l].f, v.type), v.type);
     result_ = v;
   }
   void visit_node(const Load* op) override {
@@ -188,9 +105,10 @@ class LoopInterpreter : public IRVisitor {
   void visit_node(const Ramp* op) override {
     Value base = eval(op->base), stride = eval(op->stride);
     Value r{op->type, {}};
-    for (int l = 0; l < op->lanes; ++l)
-      r.lane[l].i =
-          int_lane(NodeKind::Add, base.lane[0].i, int_lane(NodeKind::Mul, stride.lane[0].i, l, base.type), base.type);
+    for (int l = 0; l < op->lanes; ++l) {
+      Lane offset = *scalar::binary(NodeKind::Mul, base.type, stride.lane[0], scalar::of_int(l, base.type));
+      r.lane[l] = *scalar::binary(NodeKind::Add, base.type, base.lane[0], offset);
+    }
     result_ = r;
   }
   void visit_node(const Broadcast* op) override { result_ = splat(op->type, eval(op->value).lane[0]); }
@@ -202,9 +120,9 @@ class LoopInterpreter : public IRVisitor {
   void visit_node(const Reduce* op) override { unlowered("a reduction"); }
 
   void visit_node(const For* op) override {
-    int64_t min = scalar(op->min), extent = scalar(op->extent);
+    int64_t min = scalar_int(op->min), extent = scalar_int(op->extent);
     for (int64_t i = min; i < min + extent; ++i)
-      with_var(op->var, splat(op->var.type(), Lane{.i = i}), [&] {
+      with_var(op->var, splat(op->var.type(), scalar::of_int(i, op->var.type())), [&] {
         visit(op->body);
         return 0;
       });
@@ -218,12 +136,12 @@ class LoopInterpreter : public IRVisitor {
     Storage s;
     s.name = op->buffer.name();
     s.element = op->buffer.dtype();
-    s.size = scalar(op->size);
+    s.size = scalar_int(op->size);
     if (s.size < 0) user_error("buffer '", s.name, "' is allocated with negative size ", s.size);
     s.owned.assign(static_cast<size_t>(s.size) * s.element.bytes(), 0xA5);
     s.data = s.owned.data();
     if (s.element.is_float())
-      for (int64_t i = 0; i < s.size; ++i) write(s, i, Lane{.f = std::nan("")});
+      for (int64_t i = 0; i < s.size; ++i) write(s, i, Lane{0, std::nan("")});
     auto it = buffers_.find(op->buffer.get());
     Storage* shadowed = it != buffers_.end() ? it->second : nullptr;
     buffers_[op->buffer.get()] = &s;
@@ -234,7 +152,7 @@ class LoopInterpreter : public IRVisitor {
       buffers_.erase(op->buffer.get());
   }
   void visit_node(const IfThenElse* op) override {
-    if (scalar(op->cond))
+    if (scalar_int(op->cond))
       visit(op->then_case);
     else if (op->else_case.defined())
       visit(op->else_case);
@@ -246,6 +164,8 @@ class LoopInterpreter : public IRVisitor {
       return 0;
     });
   }
+  void visit_node(const Evaluate* op) override;
+  void visit_node(const AttrStmt* op) override { visit(op->body); }  // attributes do not change what runs
   void visit_node(const Provide* op) override { unlowered("a Provide"); }
   void visit_node(const Realize* op) override { unlowered("a Realize"); }
 
@@ -260,7 +180,7 @@ class LoopInterpreter : public IRVisitor {
     user_error("the loop interpreter got ", what, ": lower and flatten the schedule first");
   }
 
-  int64_t scalar(const Expr& e) {
+  int64_t scalar_int(const Expr& e) {
     Value v = eval(e);
     TESSEL_CHECK(v.lanes() == 1 && !v.type.is_float(), "expected a scalar integer: ", to_string(e));
     return v.lane[0].i;
@@ -270,14 +190,12 @@ class LoopInterpreter : public IRVisitor {
     Value a = eval(a_expr), b = eval(b_expr);
     TESSEL_CHECK(a.lanes() == b.lanes() && a.type == b.type, "operand types differ: ", a.type.str(), " and ",
                  b.type.str());
-    Value r{is_comparison(k) ? DataType::boolean().with_lanes(a.lanes()) : a.type, {}};
+    bool logic = is_comparison(k) || k == NodeKind::And || k == NodeKind::Or;
+    Value r{logic ? DataType::boolean().with_lanes(a.lanes()) : a.type, {}};
     for (int l = 0; l < a.lanes(); ++l) {
-      if (!a.type.is_float())
-        r.lane[l].i = int_lane(k, a.lane[l].i, b.lane[l].i, a.type);
-      else if (is_comparison(k))
-        r.lane[l].i = compare(k, a.lane[l].f, b.lane[l].f);
-      else
-        r.lane[l].f = float_lane(k, a.lane[l].f, b.lane[l].f, a.type);
+      std::optional<Lane> lane = scalar::binary(k, a.type.element(), a.lane[l], b.lane[l]);
+      if (!lane) user_error("integer division by zero in a lowered function");
+      r.lane[l] = *lane;
     }
     result_ = r;
   }
@@ -321,7 +239,7 @@ class LoopInterpreter : public IRVisitor {
     else {
       v.i = 0;
       std::memcpy(&v.i, p, s.element.bytes());
-      v.i = arith::wrap_to_type(v.i, s.element);
+      v.i = scalar::wrap(v.i, s.element);
     }
     return v;
   }
@@ -341,6 +259,31 @@ class LoopInterpreter : public IRVisitor {
   std::unordered_map<const BufferNode*, Storage*> buffers_;
   Value result_;
 };
+
+// A statement call runs the intrinsics the interpreter knows; any other Evaluate is evaluated for
+// its errors (bounds, division by zero) and its value dropped.
+void LoopInterpreter::visit_node(const Evaluate* op) {
+  const Intrinsic* intrinsic = statement_call(op->value);
+  if (!intrinsic) {
+    eval(op->value);
+    return;
+  }
+  auto* call = op->value.as<Call>();
+  if (intrinsic->name == "prefetch") {  // a hint; a prefetch of any address is harmless
+    scalar_int(call->args[0].as<Load>()->index);
+    return;
+  }
+  if (intrinsic->name == "fill") {
+    auto* address = call->args[0].as<Load>();
+    Storage& s = storage_of(address->buffer);
+    int64_t first = scalar_int(address->index), count = scalar_int(call->args[2]);
+    Value value = eval(call->args[1]);
+    for (int64_t k = 0; k < count; ++k) write(s, first + k, value.lane[0]);
+    return;
+  }
+  user_error("the loop interpreter does not implement intrinsic '", intrinsic->name, "' (",
+             call_effect_name(intrinsic->effect), ")");
+}
 
 }  // namespace
 
@@ -364,7 +307,7 @@ int64_t evaluate_int(const Expr& e, const std::unordered_map<const VarNode*, int
   LoopInterpreter interp;
   for (const auto& [var, value] : vars) {
     Value v{var->type, {}};
-    v.lane[0].i = arith::wrap_to_type(value, var->type);
+    v.lane[0] = scalar::of_int(value, var->type);
     interp.bind(var, v);
   }
   return interp.eval(e).lane[0].i;

@@ -2,12 +2,13 @@
 // scalar and vector (Ramp/Broadcast, up to 64 lanes) values. It is the oracle for lowering tests
 // and a reference for back ends, written to be obviously right rather than fast.
 //
-// Semantics (the IR's, as in ir/te_interpreter.h): integers wrap to their width; integer Div/Mod
-// are floor division/modulo (plain for unsigned); float32 results are rounded after every
-// operation; Cast from float to int truncates toward zero; every loop kind runs serially in
-// order. Errors are thrown as UserError: an out-of-bounds Load or Store, division by zero, an
-// unbound variable, a node that lowering should have removed (Provide, Realize, TensorRead,
-// Reduce). Local buffers start filled with NaN (floats) or a garbage pattern (integers), so a
+// Semantics: scalar operations are those of ir/scalar_semantics.h, shared with the tensor-
+// expression interpreter and constant folding; every loop kind (ThreadBinding included) runs
+// serially in order; attributes do not change what runs; Evaluate runs the statement intrinsics
+// prefetch (nothing) and fill, and any buffer scope is plain memory. Errors are thrown as
+// UserError: an out-of-bounds Load, Store or fill, division by zero, a float cast to an integer
+// type it does not fit, an unbound variable, an intrinsic it does not implement, a node that
+// lowering should have removed (Provide, Realize, TensorRead, Reduce). Local buffers start filled with NaN (floats) or a garbage pattern (integers), so a
 // read before a write shows up in the results.
 #pragma once
 #include <cstdint>

@@ -31,16 +31,19 @@ class ReduceFinder : public IRVisitor {
   void visit_node(const Reduce*) override { found = true; }
 };
 
-ForKind loop_kind(const StageNode& stage, const IterVar& leaf) {
-  auto it = stage.annotations.find(leaf.get());
-  if (it == stage.annotations.end()) return ForKind::Serial;
-  switch (it->second) {
-    case LoopAnnotation::Vectorize: return ForKind::Vectorized;
-    case LoopAnnotation::Unroll: return ForKind::Unrolled;
-    case LoopAnnotation::Parallel: return ForKind::Parallel;
-    case LoopAnnotation::None: break;
-  }
-  return ForKind::Serial;
+// The loop of `leaf` over `var` as scheduled: its kind, and for a bound loop its thread tag and
+// the thread_extent (virtual_thread) attribute around it, then its pragmas around that.
+Stmt make_leaf_loop(const StageNode& stage, const IterVar& leaf, const Var& var, const Expr& extent, Stmt body) {
+  ForKind kind = stage.for_kind(leaf);
+  std::string tag = kind == ForKind::ThreadBinding ? stage.thread_tags.at(leaf.get()) : "";
+  Stmt loop = make_for(var, 0, extent, kind, std::move(body), tag);
+  if (kind == ForKind::ThreadBinding)
+    loop = make_attr(tag == kVirtualThreadTag ? attr::kVirtualThread : attr::kThreadExtent, tag, extent, loop);
+  auto pragmas = stage.pragmas.find(leaf.get());
+  if (pragmas == stage.pragmas.end()) return loop;
+  for (auto p = pragmas->second.rbegin(); p != pragmas->second.rend(); ++p)
+    loop = make_attr(attr::kPragmaPrefix + p->key, std::monostate{}, p->value, loop);
+  return loop;
 }
 
 struct Guard {
@@ -76,7 +79,7 @@ class NestBuilder {
       if (pos < 0) break;
       body = attach_(pos, body);
       const IterVar& leaf = leaves_[pos];
-      body = make_for(leaf.var(), 0, ranges_.at(leaf.get()).extent, loop_kind(stage_, leaf), body);
+      body = make_leaf_loop(stage_, leaf, leaf.var(), ranges_.at(leaf.get()).extent, body);
     }
     return body;
   }
@@ -140,7 +143,7 @@ class NestBuilder {
       for (const Guard& g : guards_)  // a data-parallel guard's innermost loop is data-parallel too
         if (g.level == p && !g.uses_reduce_loop) body = make_if(substitute(g.cond, fresh), body);
       Var v(fresh.at(var_of(leaf)));
-      body = make_for(v, 0, ranges_.at(leaf.get()).extent, loop_kind(stage_, leaf), body);
+      body = make_leaf_loop(stage_, leaf, v, ranges_.at(leaf.get()).extent, body);
     }
     return body;
   }

@@ -1,7 +1,8 @@
 // One stage's loop nest (TVM's MakeLoopNest, MakeProvide and MakeReduction): a For per leaf axis
-// (annotations become loop kinds), the root indices recovered from the loop variables, guards for
-// iterations past a non-dividing split (and past the tensor's edge for a compute_at region),
-// placed right inside the innermost loop they depend on, and the Provide of the body.
+// (of the kind the schedule gave it; a bound loop inside its thread_extent attribute, an axis's
+// pragmas as attributes around its loop), the root indices recovered from the loop variables,
+// guards for iterations past a non-dividing split (and past the tensor's edge for a compute_at
+// region), placed right inside the innermost loop they depend on, and the Provide of the body.
 //
 // A reduction becomes an init nest (identity, over the data-parallel loops inside the first
 // reduction loop) placed just outside the reduction loops, and an update nest

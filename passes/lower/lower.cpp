@@ -44,7 +44,7 @@ LoweredFunc lower(const Schedule& sch, const std::vector<Tensor>& args, const st
   LoweringPipeline pipeline = lowering_pipeline(target, options.extra_passes);
   PassContext context{target, sch, name, {}, argument_ops(sch, args)};
   for (size_t i = 0; i < args.size(); ++i)
-    context.args.push_back({Buffer(args[i].name(), context.arg_ops[i].dtype(), MemoryScope::Global),
+    context.args.push_back({Buffer(args[i].name(), context.arg_ops[i].dtype(), MemoryScope::global()),
                             context.arg_ops[i].shape()});
   return LoweredFunc{name, context.args, pipeline.run(context, options.after_each_pass)};
 }

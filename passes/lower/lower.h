@@ -9,14 +9,22 @@
 //                          .after_each_pass = [](Phase, const Pass& p, const Stmt& ir) { ... }});
 //
 // Contract with the back ends: the body of the result contains only For (Serial or Parallel),
-// Store, Allocate (Local buffers with constant sizes), IfThenElse, Seq and LetStmt statements;
-// its expressions contain no TensorRead or Reduce; vector code is explicit Ramp/Broadcast/vector
-// Load and Store with at most 64 lanes. Parallel loops may contain Allocates, which are then
-// per-iteration (thread-private) storage. Arguments are Global buffers holding whole tensors,
-// row-major, in the order given; all index arithmetic is int32 and never overflows for tensors
-// below 2^31 elements. A Parallel loop is never nested inside another Parallel loop. Plugin passes
-// share the duty: one added at the end of a phase leaves the IR in the form that phase promises
-// (lower_pass.h), at the end of finalize this contract.
+// Store, Allocate (buffers with constant sizes, in scope "local" unless set_scope chose another),
+// IfThenElse, Seq and LetStmt statements; its expressions contain no TensorRead or Reduce; vector
+// code is explicit Ramp/Broadcast/vector Load and Store with at most 64 lanes. Parallel loops may
+// contain Allocates, which are then per-iteration (thread-private) storage. Arguments are global
+// buffers holding whole tensors, row-major, in the order given; all index arithmetic is int32 and
+// never overflows for tensors below 2^31 elements. A Parallel loop is never nested inside another
+// Parallel loop. Schedules using bind or pragma add ThreadBinding loops inside thread_extent or
+// virtual_thread attributes, and pragma_* attributes (ir/attr.h); hand-built IR may add Evaluate
+// statements of intrinsics (ir/intrinsic.h). A back end refuses what it cannot generate. Plugin
+// passes share the duty: one added at the end of a phase leaves the IR in the form that phase
+// promises (lower_pass.h), at the end of finalize this contract.
+//
+// Values follow ir/scalar_semantics.h, which every back end implements: integers wrap at their
+// width; integer Div/Mod are floor division/modulo with x / -1 wrapping; division by zero is
+// undefined; float operations round to their type (a*b+c may be contracted into an FMA); float
+// Min(a, b) is `a < b ? a : b` and Max(a, b) is `a > b ? a : b`, so a NaN operand gives b.
 #pragma once
 #include <string>
 #include <vector>

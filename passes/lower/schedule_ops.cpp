@@ -2,6 +2,7 @@
 #include "passes/lower/schedule_ops.h"
 
 #include "passes/lower/loop_nest.h"
+#include "support/error.h"
 
 namespace tessel {
 
@@ -29,7 +30,7 @@ class OpsBuilder {
   Stmt realize(const PlannedStage& s, const Stmt& body) const {
     std::vector<Range> bounds;
     for (const IterVar& axis : s.op->axis) bounds.push_back(ranges_.at(s.stage).at(axis.get()));
-    return make_realize(s.op.ptr(), bounds, body);
+    return make_realize(s.op.ptr(), bounds, s.stage->scope.value_or(MemoryScope::local()), body);
   }
 
  private:
@@ -52,6 +53,10 @@ Stmt schedule_ops(const StagePlan& plan, const StageRanges& ranges,
   Stmt body = make_seq(nests);
   for (auto it = roots.rbegin(); it != roots.rend(); ++it)
     if (!external.count((*it)->op.get())) body = builder.realize(**it, body);
+  for (const PlannedStage& s : plan.stages())
+    if (external.count(s.op.get()) && s.stage->scope && *s.stage->scope != MemoryScope::global())
+      user_error("lower: stage '", s.op.name(), "' has memory scope '", s.stage->scope->name(),
+                 "' but is passed as an argument, which lives in global memory; drop its set_scope or the argument");
   return body;
 }
 

@@ -17,7 +17,7 @@ class NestedParallel : public IRMutator {
     inside_parallel_ = !outermost;
     ForKind kind = outermost ? ForKind::Parallel : ForKind::Serial;
     if (kind == op->kind && body.same_as(op->body)) return self;
-    return make_for(op->var, op->min, op->extent, kind, body);
+    return make_for(op->var, op->min, op->extent, kind, body, op->thread_tag);
   }
 
  private:

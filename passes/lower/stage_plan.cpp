@@ -28,7 +28,7 @@ class ReadOps : public IRVisitor {
 
 StagePlan::StagePlan(const Schedule& sch) {
   auto bodies = inline_stages(sch);
-  for (const StageRef& stage : sch.stages()) {
+  for (const Stage& stage : sch.stages()) {
     if (stage->op->is_placeholder() || stage->attach == AttachKind::Inline) continue;
     index_[stage->op.get()] = stages_.size();
     by_stage_[stage.get()] = stages_.size();
@@ -48,7 +48,7 @@ StagePlan::StagePlan(const Schedule& sch) {
 void StagePlan::resolve_attachment(PlannedStage& planned) {
   const StageNode& stage = *planned.stage;
   if (stage.attach != AttachKind::At) return;
-  StageRef parent = stage.attach_stage.lock();
+  std::shared_ptr<const StageNode> parent = stage.attach_stage.lock();
   const std::string& name = stage.op.name();
   if (!parent) user_error("compute_at: the stage '", name, "' is computed at no longer exists; call compute_at again");
   auto it = by_stage_.find(parent.get());

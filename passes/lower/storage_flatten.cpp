@@ -33,7 +33,7 @@ class Flattener : public IRMutator {
 
  protected:
   Stmt mutate_node(const Realize* op, const Stmt& self) override {
-    Placement p{Buffer(op->op->name, op->op->dtype, MemoryScope::Local), {}, {}};
+    Placement p{Buffer(op->op->name, op->op->dtype, op->scope), {}, {}};
     int64_t size = 1;
     for (const Range& r : op->bounds) {
       const int64_t* extent = as_const_int(r.extent);

@@ -69,7 +69,13 @@ class LaneRewriter : public IRMutator {
   Stmt mutate_node(const For* op, const Stmt& self) override {
     if (uses_lane(op->min) || uses_lane(op->extent)) throw CannotVectorize{};
     Stmt body = mutate(op->body);
-    return body.same_as(op->body) ? self : make_for(op->var, op->min, op->extent, op->kind, body);
+    return body.same_as(op->body) ? self : make_for(op->var, op->min, op->extent, op->kind, body, op->thread_tag);
+  }
+  // A call with effects must run once per iteration, which one vector iteration would not do.
+  Stmt mutate_node(const Evaluate*, const Stmt&) override { throw CannotVectorize{}; }
+  Stmt mutate_node(const AttrStmt* op, const Stmt& self) override {
+    if (uses_lane(op->value)) throw CannotVectorize{};
+    return IRMutator::mutate_node(op, self);
   }
   Stmt mutate_node(const IfThenElse* op, const Stmt& self) override {
     if (uses_lane(op->cond)) throw CannotVectorize{};

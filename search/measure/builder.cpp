@@ -13,11 +13,11 @@ Builder::Builder(const Task& task, std::unique_ptr<Backend> backend, int threads
   if (threads_ < 1) user_error("measure: compile threads must be >= 1, got ", threads_);
 }
 
-BuildResult Builder::build_one(const Config& config) const {
+BuildResult Builder::build_one(const Candidate& candidate) const {
   auto start = std::chrono::steady_clock::now();
   BuildResult result;
   try {
-    Program program = task_.instantiate(config);
+    Program program = task_.program(candidate);
     std::string name = "candidate";
     Module module = backend_->build({BuildInput::from_schedule(program.schedule, program.args(), name)});
     std::string library = (dir_.path() / ("candidate" + std::to_string(serial_.fetch_add(1)) + ".so")).string();
@@ -30,14 +30,14 @@ BuildResult Builder::build_one(const Config& config) const {
   return result;
 }
 
-std::vector<BuildResult> Builder::build(const std::vector<Config>& configs) const {
-  std::vector<BuildResult> built(configs.size());
+std::vector<BuildResult> Builder::build(const std::vector<Candidate>& candidates) const {
+  std::vector<BuildResult> built(candidates.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < configs.size();) built[i] = build_one(configs[i]);
+    for (size_t i; (i = next.fetch_add(1)) < candidates.size();) built[i] = build_one(candidates[i]);
   };
   std::vector<std::thread> workers;
-  size_t count = std::min<size_t>(threads_, configs.size());
+  size_t count = std::min<size_t>(threads_, candidates.size());
   for (size_t w = 1; w < count; ++w) workers.emplace_back(work);
   work();  // the calling thread builds too
   for (std::thread& t : workers) t.join();

@@ -1,4 +1,4 @@
-// The first half of measurement: builds candidate configurations of a task into artifacts a
+// The first half of measurement: builds candidates of a task's space into artifacts a
 // Runner (runner.h) loads and times. Each candidate is handed to the back end as its scheduled
 // expression (backends/build_input.h: a back end lowers it, or generates code from the schedule)
 // and exported as a shared library of its own (runtime/module.h) in the builder's scratch
@@ -8,7 +8,7 @@
 // link never takes its batch with it.
 //
 //   Builder builder(task, create_backend(Target::parse("llvm_cpu")), 2);
-//   std::vector<BuildResult> built = builder.build(configs);
+//   std::vector<BuildResult> built = builder.build(candidates);
 //   ... runner.run(...) ...
 //   builder.discard(built);
 #pragma once
@@ -36,13 +36,13 @@ class Builder {
   // Builds with `backend` (shared by the worker threads); throws UserError for bad thread counts.
   Builder(const Task& task, std::unique_ptr<Backend> backend, int threads);
 
-  // One result per configuration, in order; failures are results, never exceptions.
-  std::vector<BuildResult> build(const std::vector<Config>& configs) const;
+  // One result per candidate, in order; failures are results, never exceptions.
+  std::vector<BuildResult> build(const std::vector<Candidate>& candidates) const;
   // Removes the artifacts of `built` (the scratch directory itself goes with the builder).
   void discard(const std::vector<BuildResult>& built) const;
 
  private:
-  BuildResult build_one(const Config& config) const;
+  BuildResult build_one(const Candidate& candidate) const;
 
   const Task& task_;
   std::unique_ptr<Backend> backend_;

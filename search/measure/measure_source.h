@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "search/measure/measure_result.h"
-#include "search/spaces/config_space.h"
+#include "search/spaces/candidate.h"
 
 namespace tessel::search {
 
 class MeasureSource {
  public:
   virtual ~MeasureSource() = default;
-  // One result per configuration, in order; failures are results, never exceptions.
-  virtual std::vector<MeasureResult> measure(const std::vector<Config>& configs) const = 0;
+  // One result per candidate (of the task's space), in order; failures are results, never exceptions.
+  virtual std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const = 0;
   // "hardware" or "replay:<set>", as an experiment config names it.
   virtual std::string name() const = 0;
 };

@@ -21,8 +21,10 @@ void check_options(const MeasureOptions& o) {
   if (o.compile_threads < 1) user_error("measure: compile threads must be >= 1, got ", o.compile_threads);
 }
 
-// The back end the options name, for their target if they give one.
-std::unique_ptr<Backend> make_backend(const MeasureOptions& o) {
+// The back end the options name, for their target if they give one, else for the task's target
+// when the back end is of its kind (the target's ISA ceiling applies).
+std::unique_ptr<Backend> make_backend(const MeasureOptions& o, const Task& task) {
+  if (!o.target && task.target().kind() == o.backend) return create_backend(task.target(), o.backend_params);
   if (!o.target) return Registry<Backend>::instance().create(o.backend, o.backend_params);
   if (o.target->kind() != o.backend)
     user_error("measure: the target '", o.target->str(), "' is for the back end '", o.target->kind(),
@@ -38,13 +40,13 @@ double result_tolerance(int64_t reduction_size) {
 
 Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), options_(std::move(options)) {
   check_options(options_);
-  builder_ = std::make_unique<Builder>(task_, make_backend(options_), options_.compile_threads);
-  Program program = task_.schedule_template().default_program();
+  builder_ = std::make_unique<Builder>(task_, make_backend(options_, task_), options_.compile_threads);
+  Program program = task_.space_template().default_program();
   uint64_t seed = options_.input_seed;
   for (const Tensor& input : program.inputs)
     inputs_.push_back(NDArray::random_uniform(input.shape(), input.dtype(), seed++));
   set_num_threads(options_.threads);
-  auto kernel = make_backend(options_)->compile(task_.lower_default_program());
+  auto kernel = make_backend(options_, task_)->compile(task_.lower_default_program());
   reference_ = NDArray::empty(program.output.shape(), program.output.dtype());
   std::vector<void*> args;
   for (NDArray& in : inputs_) args.push_back(in.data());
@@ -57,14 +59,14 @@ Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), opti
 
 Measurer::~Measurer() = default;
 
-std::vector<MeasureResult> Measurer::measure(const std::vector<Config>& configs) const {
-  std::vector<BuildResult> built = builder_->build(configs);
+std::vector<MeasureResult> Measurer::measure(const std::vector<Candidate>& candidates) const {
+  std::vector<BuildResult> built = builder_->build(candidates);
   std::vector<runner::KernelRef> kernels;
   for (const BuildResult& b : built)
     if (b.ok()) kernels.push_back(b.artifact);
   std::vector<MeasureResult> measured = runner_->run(kernels);
   builder_->discard(built);
-  std::vector<MeasureResult> results(configs.size());
+  std::vector<MeasureResult> results(candidates.size());
   for (size_t i = 0, k = 0; i < built.size(); ++i) {
     if (built[i].ok()) {
       results[i] = std::move(measured[k++]);

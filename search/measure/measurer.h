@@ -6,7 +6,7 @@
 // the output of the operator's default schedule from ops/ on them, computed once in this process.
 //
 //   Measurer measurer(task, MeasureOptions{});
-//   std::vector<MeasureResult> results = measurer.measure({task.space().get(3), task.space().get(9)});
+//   std::vector<MeasureResult> results = measurer.measure({Candidate::from_index(3), Candidate::from_index(9)});
 //
 // It is the "hardware" measure source of measure_source.h.
 #pragma once
@@ -49,7 +49,7 @@ class Measurer : public MeasureSource {
   Measurer(const Task& task, MeasureOptions options);
   ~Measurer() override;
 
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override;
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override;
   std::string name() const override { return "hardware"; }
 
   const NDArray& reference() const { return reference_; }

@@ -1,165 +1,168 @@
-// The SQLite records database (search/records/records_db.h; schema in docs/records.md).
+// The SQLite records database (search/records/records_db.h; schema in docs/records.md): opening with
+// every check before the first write, appending and querying.
 #include "search/records/records_db.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 
+#include "search/records/records_schema.h"
 #include "support/error.h"
 
 namespace tessel::search {
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE trials (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  workload TEXT NOT NULL,
-  space TEXT NOT NULL,
-  strategy TEXT NOT NULL,
-  seed INTEGER NOT NULL,
-  trial INTEGER NOT NULL,
-  config_index INTEGER NOT NULL,
-  config TEXT NOT NULL,
-  status TEXT NOT NULL,
-  median_us REAL NOT NULL,
-  min_us REAL NOT NULL,
-  max_us REAL NOT NULL,
-  spread_pct REAL NOT NULL,
-  repeats INTEGER NOT NULL,
-  gflops REAL NOT NULL,
-  max_abs_err REAL NOT NULL,
-  compile_s REAL NOT NULL,
-  error TEXT NOT NULL,
-  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-CREATE INDEX trials_by_task ON trials (workload, space, config_index);
-)sql";
-
-// Added in schema version 2; a version-1 file gets it on open (nothing else changed).
-constexpr const char* kSelectionsSchema = R"sql(
-CREATE TABLE selections (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  workload TEXT NOT NULL,
-  space TEXT NOT NULL,
-  strategy TEXT NOT NULL,
-  seed INTEGER NOT NULL,
-  config_index INTEGER NOT NULL,
-  config TEXT NOT NULL,
-  origin TEXT NOT NULL,
-  rounds INTEGER NOT NULL,
-  median_us REAL NOT NULL,
-  gflops REAL NOT NULL,
-  chosen INTEGER NOT NULL,
-  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-)sql";
-
-constexpr const char* kSelectionColumns =
-    "workload, space, strategy, seed, config_index, config, origin, rounds, median_us, gflops, chosen, created_at";
+namespace fs = std::filesystem;
+using records_schema::refuse_damaged;
+using records_schema::refuse_foreign;
 
 constexpr const char* kColumns =
-    "workload, space, strategy, seed, trial, config_index, config, status, median_us, min_us, max_us, spread_pct, "
-    "repeats, gflops, max_abs_err, compile_s, error, created_at";
+    "workload, workload_key, target, space, strategy, seed, trial, batch, config_index, candidate, config, status, "
+    "median_us, min_us, max_us, spread_pct, repeats, gflops, max_abs_err, compile_s, error, created_at";
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  user_error("'", path, "' is not a Tessel records database (", why,
-             "); it was left untouched: pass another --db path, or move the file away");
+constexpr const char* kSelectionColumns =
+    "workload, workload_key, target, space, strategy, seed, config_index, candidate, config, origin, rounds, "
+    "median_us, gflops, chosen, created_at";
+
+// Why `path` cannot be written ("" if it can). SQLite keeps its journal (WAL) files beside the
+// database, so the folder must be writable too.
+std::string why_read_only(const std::string& path, bool exists) {
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  if (exists && access(path.c_str(), W_OK) != 0) return "the file is not writable";
+  if (access(folder.c_str(), W_OK) != 0)
+    return "its folder '" + folder.string() + "' is not writable, and SQLite keeps its journal beside the file";
+  return "";
 }
 
-// Reads the meta table without writing anything; refuses a foreign or newer file. Returns the
-// file's schema version.
-int check_ours(const sql::Connection& db) {
-  std::string application, version;
+void check_intact(const sql::Connection& db) {
   try {
-    sql::Statement read(db, "SELECT key, value FROM meta WHERE key IN ('application_id', 'schema_version')");
-    while (read.step()) (read.column_text(0) == "application_id" ? application : version) = read.column_text(1);
-  } catch (const UserError& e) {
-    refuse(db.path(), std::string("cannot read its meta table: ") + e.what());
-  }
-  if (application != RecordsDb::kApplicationId)
-    refuse(db.path(), "its meta table names application '" + application + "'");
-  if (version != "1" && version != std::to_string(RecordsDb::kSchemaVersion))
-    user_error("records database '", db.path(), "' has schema version ", version, "; this Tessel reads versions 1 to ",
-               RecordsDb::kSchemaVersion, ". Use the Tessel that wrote it, or another --db path");
-  return std::stoi(version);
-}
-
-// Runs `write` in one write transaction: all of it lands, or (on an exception) none of it.
-template <typename Write>
-void in_transaction(sql::Connection& db, Write write) {
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    write();
-  } catch (...) {
-    db.exec("ROLLBACK");
+    sql::Statement check(db, "PRAGMA quick_check");
+    std::string first = check.step() ? check.column_text(0) : "no answer";
+    if (first != "ok") refuse_damaged(db.path(), "PRAGMA quick_check: " + first);
+  } catch (const sql::Error& e) {
+    if (e.code == SQLITE_CORRUPT || e.code == SQLITE_NOTADB) refuse_damaged(db.path(), e.what());
     throw;
   }
-  db.exec("COMMIT");
 }
 
-void create_schema(sql::Connection& db) {
-  in_transaction(db, [&] {
-    db.exec(kSchema);
-    db.exec(kSelectionsSchema);
-    sql::Statement meta(db, "INSERT INTO meta (key, value) VALUES (?, ?)");
-    meta.bind(1, std::string("application_id")).bind(2, std::string(RecordsDb::kApplicationId)).run();
-    meta.bind(1, std::string("schema_version")).bind(2, std::to_string(RecordsDb::kSchemaVersion)).run();
-  });
+// A candidate as stored; one that cannot be read (written by a faulty import before schema 3)
+// becomes an empty decision list, which no space contains, so every use of it is refused.
+Candidate read_candidate(const std::string& text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  try {
+    return Candidate::from_json(json);
+  } catch (const UserError&) {
+    return Candidate::from_decisions({});
+  }
 }
 
-// Version 1 → 2 adds the selections table; the trials are untouched.
-void upgrade_from_version_1(sql::Connection& db) {
-  in_transaction(db, [&] {
-    db.exec(kSelectionsSchema);
-    db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-  });
+RunKey read_run(const sql::Statement& row) {
+  return {row.column_text(0), row.column_text(1), row.column_text(2),
+          row.column_text(3), row.column_text(4), row.column_int(5)};
 }
 
-TrialRecord read_row(const sql::Statement& row) {
+void bind_run(sql::Statement& insert, const RunKey& run) {
+  insert.bind(1, run.workload).bind(2, run.workload_key).bind(3, run.target).bind(4, run.space);
+  insert.bind(5, run.strategy).bind(6, run.seed);
+}
+
+TrialRecord read_trial(const sql::Statement& row) {
   TrialRecord r;
-  r.run = {row.column_text(0), row.column_text(1), row.column_text(2), row.column_int(3)};
-  r.trial = row.column_int(4);
-  r.config_index = static_cast<uint64_t>(row.column_int(5));
-  r.config = nlohmann::json::parse(row.column_text(6), nullptr, false);
-  r.result.status = parse_status(row.column_text(7));
-  r.result.timing = {row.column_double(8), row.column_double(9), row.column_double(10), row.column_double(11),
-                     static_cast<int>(row.column_int(12))};
-  r.gflops = row.column_double(13);
-  r.result.max_abs_err = row.column_double(14);
-  r.result.compile_s = row.column_double(15);
-  r.result.error = row.column_text(16);
-  r.created_at = row.column_text(17);
+  r.run = read_run(row);
+  r.trial = row.column_int(6);
+  r.batch = row.column_int(7);
+  r.candidate = read_candidate(row.column_text(9));
+  r.config = nlohmann::json::parse(row.column_text(10), nullptr, false);
+  r.result.status = parse_status(row.column_text(11));
+  r.result.timing = {row.column_double(12), row.column_double(13), row.column_double(14), row.column_double(15),
+                     static_cast<int>(row.column_int(16))};
+  r.gflops = row.column_double(17);
+  r.result.max_abs_err = row.column_double(18);
+  r.result.compile_s = row.column_double(19);
+  r.result.error = row.column_text(20);
+  r.created_at = row.column_text(21);
   return r;
+}
+
+SelectionRecord read_selection(const sql::Statement& row) {
+  SelectionRecord c;
+  c.run = read_run(row);
+  c.candidate = read_candidate(row.column_text(7));
+  c.config = nlohmann::json::parse(row.column_text(8), nullptr, false);
+  c.origin = row.column_text(9);
+  c.rounds = static_cast<int>(row.column_int(10));
+  c.median_us = row.column_double(11);
+  c.gflops = row.column_double(12);
+  c.chosen = row.column_int(13) != 0;
+  c.created_at = row.column_text(14);
+  return c;
+}
+
+// The first read: a WAL-mode file in a folder nobody may write cannot get its shared-memory file,
+// so it is read as immutable (nobody can be writing it there).
+int read_version_for_reading(sql::Connection& db) {
+  try {
+    return records_schema::read_version(db);
+  } catch (const sql::Error& e) {
+    if (e.code != SQLITE_CANTOPEN && e.code != SQLITE_READONLY) throw;
+  }
+  db = sql::Connection(db.path(), sql::OpenMode::Immutable);
+  return records_schema::read_version(db);
 }
 
 }  // namespace
 
-RecordsDb RecordsDb::open(const std::string& path) {
+RecordsDb RecordsDb::open(const std::string& path, Access access) {
   std::error_code error;
-  bool fresh = !std::filesystem::exists(path, error) || std::filesystem::file_size(path, error) == 0;
-  if (!fresh && !std::filesystem::is_regular_file(path, error)) refuse(path, "it is not a regular file");
-  sql::Connection db(path, fresh);
-  if (fresh) create_schema(db);
-  else if (check_ours(db) == 1) upgrade_from_version_1(db);
+  bool exists = fs::exists(path, error);
+  if (exists && !fs::is_regular_file(path, error)) refuse_foreign(path, "it is not a regular file");
+  bool empty = !exists || fs::file_size(path, error) == 0;
+  if (access == Access::ReadOnly) {
+    if (!exists) user_error("records database '", path, "' does not exist");
+    sql::Connection db(path, sql::OpenMode::ReadOnly);
+    if (read_version_for_reading(db) < kSchemaVersion) {  // an older (or empty) file: read a private copy
+      db = sql::Connection::in_memory_copy(db);
+      records_schema::prepare(db);
+    }
+    return RecordsDb(std::move(db), true);
+  }
+  if (std::string why = why_read_only(path, exists); !why.empty()) {
+    if (!empty) {  // ours at all?
+      sql::Connection probe(path, sql::OpenMode::ReadOnly);
+      read_version_for_reading(probe);
+    }
+    user_error("records database '", path, "' is read-only (", why, "); tuning and importing write to it: ",
+               "make it writable, or pass another --db. Reading it works as it is (tessel records list, best, ",
+               "chosen, export; bench --tuned)");
+  }
+  sql::Connection db(path, empty ? sql::OpenMode::Create : sql::OpenMode::ReadWrite);
+  if (!empty) {
+    records_schema::read_version(db);
+    check_intact(db);
+  }
+  records_schema::prepare(db);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");  // in WAL mode still safe against a killed process
-  return RecordsDb(std::move(db));
+  return RecordsDb(std::move(db), false);
 }
 
 void RecordsDb::append(const std::vector<TrialRecord>& records) {
   if (records.empty()) return;
-  in_transaction(db_, [&] {
+  records_schema::in_transaction(db_, [&] {
     sql::Statement insert(db_, std::string("INSERT INTO trials (") + kColumns +
-                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                                    "COALESCE(NULLIF(?, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))");
     for (const TrialRecord& r : records) {
       const TimingStats& t = r.result.timing;
-      insert.bind(1, r.run.workload).bind(2, r.run.space).bind(3, r.run.strategy).bind(4, r.run.seed);
-      insert.bind(5, r.trial).bind(6, static_cast<int64_t>(r.config_index)).bind(7, r.config.dump());
-      insert.bind(8, std::string(status_name(r.result.status))).bind(9, t.median_us).bind(10, t.min_us);
-      insert.bind(11, t.max_us).bind(12, t.spread_pct).bind(13, static_cast<int64_t>(t.repeats)).bind(14, r.gflops);
-      insert.bind(15, r.result.max_abs_err).bind(16, r.result.compile_s).bind(17, r.result.error);
-      insert.bind(18, r.created_at).run();
+      bind_run(insert, r.run);
+      insert.bind(7, r.trial).bind(8, r.batch).bind(9, r.config_index()).bind(10, r.candidate.to_json().dump());
+      insert.bind(11, r.config.dump()).bind(12, std::string(status_name(r.result.status))).bind(13, t.median_us);
+      insert.bind(14, t.min_us).bind(15, t.max_us).bind(16, t.spread_pct).bind(17, static_cast<int64_t>(t.repeats));
+      insert.bind(18, r.gflops).bind(19, r.result.max_abs_err).bind(20, r.result.compile_s).bind(21, r.result.error);
+      insert.bind(22, r.created_at).run();
     }
   });
 }
@@ -168,26 +171,42 @@ std::vector<TrialRecord> RecordsDb::query(const std::string& where, const std::v
   sql::Statement select(db_, std::string("SELECT ") + kColumns + " FROM trials " + where);
   for (size_t i = 0; i < params.size(); ++i) select.bind(static_cast<int>(i + 1), params[i]);
   std::vector<TrialRecord> out;
-  while (select.step()) out.push_back(read_row(select));
+  while (select.step()) out.push_back(read_trial(select));
   return out;
 }
 
-std::vector<TrialRecord> RecordsDb::task_trials(const std::string& workload, const std::string& space) const {
-  return query("WHERE workload = ? AND space = ? ORDER BY id", {workload, space});
+std::vector<TrialRecord> RecordsDb::run_trials(const RunKey& run) const {
+  return query("WHERE workload_key = ? AND target = ? AND space = ? AND strategy = ? AND seed = ? ORDER BY trial, id",
+               {run.workload_key, run.target, run.space, run.strategy, std::to_string(run.seed)});
 }
 
 std::vector<TrialRecord> RecordsDb::all() const { return query("ORDER BY id", {}); }
 
+void RecordsDb::for_each(const std::function<void(const TrialRecord&)>& visit) const {
+  sql::Statement select(db_, std::string("SELECT ") + kColumns + " FROM trials ORDER BY id");
+  while (select.step()) visit(read_trial(select));
+}
+
+std::vector<TrialRecord> RecordsDb::best_per_task() const {
+  // SQLite returns the bare columns of the row holding MIN() in an aggregate query.
+  sql::Statement select(db_, std::string("SELECT ") + kColumns + ", MIN(median_us) FROM trials WHERE status = 'ok' "
+                                 "GROUP BY workload_key, target, space ORDER BY workload, target, space");
+  std::vector<TrialRecord> out;
+  while (select.step()) out.push_back(read_trial(select));
+  return out;
+}
+
 void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates) {
   if (candidates.empty()) return;
-  in_transaction(db_, [&] {
+  records_schema::in_transaction(db_, [&] {
     sql::Statement insert(db_, std::string("INSERT INTO selections (") + kSelectionColumns +
-                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                   "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
     for (const SelectionRecord& c : candidates) {
-      insert.bind(1, c.run.workload).bind(2, c.run.space).bind(3, c.run.strategy).bind(4, c.run.seed);
-      insert.bind(5, static_cast<int64_t>(c.config_index)).bind(6, c.config.dump()).bind(7, c.origin);
-      insert.bind(8, static_cast<int64_t>(c.rounds)).bind(9, c.median_us).bind(10, c.gflops);
-      insert.bind(11, static_cast<int64_t>(c.chosen)).run();
+      bind_run(insert, c.run);
+      insert.bind(7, c.config_index()).bind(8, c.candidate.to_json().dump()).bind(9, c.config.dump());
+      insert.bind(10, c.origin).bind(11, static_cast<int64_t>(c.rounds)).bind(12, c.median_us).bind(13, c.gflops);
+      insert.bind(14, static_cast<int64_t>(c.chosen)).run();
     }
   });
 }
@@ -195,30 +214,9 @@ void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates)
 std::vector<SelectionRecord> RecordsDb::chosen_per_task() const {
   sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns +
                                  ", MIN(median_us) FROM selections WHERE chosen = 1 AND median_us > 0 "
-                                 "GROUP BY workload, space ORDER BY workload, space");
+                                 "GROUP BY workload_key, target, space ORDER BY workload, target, space");
   std::vector<SelectionRecord> out;
-  while (select.step()) {
-    SelectionRecord c;
-    c.run = {select.column_text(0), select.column_text(1), select.column_text(2), select.column_int(3)};
-    c.config_index = static_cast<uint64_t>(select.column_int(4));
-    c.config = nlohmann::json::parse(select.column_text(5), nullptr, false);
-    c.origin = select.column_text(6);
-    c.rounds = static_cast<int>(select.column_int(7));
-    c.median_us = select.column_double(8);
-    c.gflops = select.column_double(9);
-    c.chosen = select.column_int(10) != 0;
-    c.created_at = select.column_text(11);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-std::vector<TrialRecord> RecordsDb::best_per_task() const {
-  // SQLite returns the bare columns of the row holding MIN() in an aggregate query.
-  sql::Statement select(db_, std::string("SELECT ") + kColumns + ", MIN(median_us) FROM trials WHERE status = 'ok' "
-                                 "GROUP BY workload, space ORDER BY workload, space");
-  std::vector<TrialRecord> out;
-  while (select.step()) out.push_back(read_row(select));
+  while (select.step()) out.push_back(read_selection(select));
   return out;
 }
 

@@ -1,15 +1,28 @@
-// The records database: every trial of every tuning run, in SQLite (schema: docs/records.md).
+// The records database: every trial of every tuning run, in SQLite (schema and guarantees:
+// docs/records.md).
 //
-// The file runs in WAL mode and each batch of trials is appended in one transaction as soon as it
-// is measured, so killing the tuner at any moment loses at most the batch in flight, and readers
-// (`tessel records`) never block the tuner. A file that is not a Tessel records database (not
-// SQLite at all, or SQLite without Tessel's meta table, or a newer schema) is refused with a
-// message and never written to.
+// Opening for writing checks everything before anything is written: that the file is a Tessel
+// records database of a schema this Tessel reads, that it can be written (a read-only file or
+// folder is reported as read-only), and that it is intact (PRAGMA quick_check: a damaged file is
+// refused with how to recover what is readable). A refused file is left byte-for-byte as it was.
+// Only then is an older schema upgraded in place (version 3 keys records by workload key and
+// target) and the file switched to WAL mode. A missing or empty file is created in one
+// transaction, so two processes creating the same file both succeed.
+//
+// Each batch of trials is appended in one transaction as soon as it is measured, so killing the
+// tuner at any moment loses at most the batch in flight, and readers (`tessel records`) never
+// block the tuner. A run is claimed while it is tuned (claim_run), so the same run started twice
+// at once is refused instead of recording every trial twice.
+//
+// Opening for reading never writes: a file of an older schema is upgraded in a private copy in
+// memory, and a damaged file can still be read as far as it is readable (`records export`).
 //
 //   RecordsDb db = RecordsDb::open("runs.db");
+//   RunClaim claim = db.claim_run(run);
 //   db.append(batch);
-//   std::vector<TrialRecord> done = db.task_trials("C6", "template");
+//   std::vector<TrialRecord> done = db.run_trials(run);
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,34 +31,65 @@
 
 namespace tessel::search {
 
+class RecordsDb;
+
+// A run marked as being tuned by this process, until destroyed. The database must outlive it.
+class RunClaim {
+ public:
+  RunClaim(RunClaim&& other) noexcept;
+  RunClaim(const RunClaim&) = delete;
+  RunClaim& operator=(const RunClaim&) = delete;
+  ~RunClaim();
+
+ private:
+  friend class RecordsDb;
+  RunClaim(sql::Connection* db, std::string run, std::string owner)
+      : db_(db), run_(std::move(run)), owner_(std::move(owner)) {}
+  sql::Connection* db_;
+  std::string run_, owner_;
+};
+
 class RecordsDb {
  public:
   static constexpr const char* kApplicationId = "tessel-records";
-  static constexpr int kSchemaVersion = 2;  // version-1 files are upgraded on open
+  static constexpr int kSchemaVersion = 3;  // version-1 and -2 files are upgraded on open
 
-  // Creates the file if it does not exist (or is empty); otherwise checks it is ours.
-  static RecordsDb open(const std::string& path);
+  enum class Access { ReadWrite, ReadOnly };
+
+  // ReadWrite creates the file if it does not exist (or is empty); otherwise checks it as above.
+  // ReadOnly needs an existing file and never changes it. Throws UserError saying what is wrong.
+  static RecordsDb open(const std::string& path, Access access = Access::ReadWrite);
 
   void append(const std::vector<TrialRecord>& records);  // one transaction
 
-  // Trials of one task (workload and space), any run, in insertion order.
-  std::vector<TrialRecord> task_trials(const std::string& workload, const std::string& space) const;
+  // One run's trials (RunKey::same_run: the label does not matter), by trial number.
+  std::vector<TrialRecord> run_trials(const RunKey& run) const;
   std::vector<TrialRecord> all() const;
-  // The fastest Ok trial of each (workload, space), ordered by workload.
+  // Every trial in insertion order, one at a time, until the end or an unreadable row (whose
+  // UserError propagates after the rows before it were seen): how a damaged file is recovered.
+  void for_each(const std::function<void(const TrialRecord&)>& visit) const;
+  // The fastest Ok trial of each task (workload key, target, space), ordered by workload label.
   std::vector<TrialRecord> best_per_task() const;
 
   // The candidates of one run's final selection (search/selection.h), in one transaction.
   void append_selection(const std::vector<SelectionRecord>& candidates);
-  // Of each (workload, space) that went through a final selection, the chosen candidate with the
-  // shortest re-measured time (over all its runs), ordered by workload.
+  // Of each task that went through a final selection, the chosen candidate with the shortest
+  // re-measured time (over all its runs), ordered by workload label.
   std::vector<SelectionRecord> chosen_per_task() const;
 
+  // Marks `run` as being tuned by this process until the claim is destroyed. Throws UserError if
+  // another live process tunes the same run in this database (a claim left by a process that died
+  // is taken over).
+  RunClaim claim_run(const RunKey& run);
+
   const std::string& path() const { return db_.path(); }
+  bool read_only() const { return read_only_; }
 
  private:
-  explicit RecordsDb(sql::Connection db) : db_(std::move(db)) {}
+  RecordsDb(sql::Connection db, bool read_only) : db_(std::move(db)), read_only_(read_only) {}
   std::vector<TrialRecord> query(const std::string& where, const std::vector<std::string>& params) const;
   sql::Connection db_;
+  bool read_only_;
 };
 
 }  // namespace tessel::search

@@ -5,45 +5,79 @@
 
 namespace tessel::search {
 
+namespace {
+
+int64_t index_or_minus_one(const Candidate& c) { return c.is_index() ? static_cast<int64_t>(c.index()) : -1; }
+
+nlohmann::ordered_json run_json(const RunKey& run) {
+  return {{"workload", run.workload}, {"workload_key", run.workload_key}, {"target", run.target},
+          {"space", run.space},       {"strategy", run.strategy},         {"seed", run.seed}};
+}
+
+}  // namespace
+
+bool RunKey::same_run(const RunKey& other) const {
+  return workload_key == other.workload_key && target == other.target && space == other.space &&
+         strategy == other.strategy && seed == other.seed;
+}
+
+std::string RunKey::describe() const {
+  return workload + " (" + workload_key + ") on " + target + ", space " + space + ", strategy " + strategy +
+         ", seed " + std::to_string(seed);
+}
+
+int64_t TrialRecord::config_index() const { return index_or_minus_one(candidate); }
+int64_t SelectionRecord::config_index() const { return index_or_minus_one(candidate); }
+
 nlohmann::ordered_json TrialRecord::to_json() const {
-  return {{"workload", run.workload},
-          {"space", run.space},
-          {"strategy", run.strategy},
-          {"seed", run.seed},
-          {"trial", trial},
-          {"config_index", config_index},
-          {"config", config},
-          {"status", status_name(result.status)},
-          {"median_us", result.timing.median_us},
-          {"min_us", result.timing.min_us},
-          {"max_us", result.timing.max_us},
-          {"spread_pct", result.timing.spread_pct},
-          {"repeats", result.timing.repeats},
-          {"gflops", gflops},
-          {"max_abs_err", result.max_abs_err},
-          {"compile_s", result.compile_s},
-          {"error", result.error},
-          {"created_at", created_at}};
+  nlohmann::ordered_json j = run_json(run);
+  j["trial"] = trial;
+  j["batch"] = batch;
+  j["config_index"] = config_index();
+  j["candidate"] = candidate.to_json();
+  j["config"] = config;
+  j["status"] = status_name(result.status);
+  j["median_us"] = result.timing.median_us;
+  j["min_us"] = result.timing.min_us;
+  j["max_us"] = result.timing.max_us;
+  j["spread_pct"] = result.timing.spread_pct;
+  j["repeats"] = result.timing.repeats;
+  j["gflops"] = gflops;
+  j["max_abs_err"] = result.max_abs_err;
+  j["compile_s"] = result.compile_s;
+  j["error"] = result.error;
+  j["created_at"] = created_at;
+  return j;
 }
 
 nlohmann::ordered_json SelectionRecord::to_json() const {
-  return {{"workload", run.workload}, {"space", run.space},     {"strategy", run.strategy},
-          {"seed", run.seed},         {"config_index", config_index}, {"config", config},
-          {"origin", origin},         {"rounds", rounds},       {"median_us", median_us},
-          {"gflops", gflops},         {"chosen", chosen},       {"created_at", created_at}};
+  nlohmann::ordered_json j = run_json(run);
+  j["config_index"] = config_index();
+  j["candidate"] = candidate.to_json();
+  j["config"] = config;
+  j["origin"] = origin;
+  j["rounds"] = rounds;
+  j["median_us"] = median_us;
+  j["gflops"] = gflops;
+  j["chosen"] = chosen;
+  j["created_at"] = created_at;
+  return j;
 }
 
 TrialRecord TrialRecord::from_json(const nlohmann::json& json) {
+  if (!json.is_object()) user_error("a trial record must be a JSON object, got ", json.type_name());
   auto field = [&](const char* name) -> const nlohmann::json& {
-    if (!json.is_object() || !json.contains(name)) user_error("trial record lacks the field \"", name, "\"");
+    if (!json.contains(name)) user_error("trial record lacks the field \"", name, "\"");
     return json.at(name);
   };
   try {
     TrialRecord r;
-    r.run = {field("workload").get<std::string>(), field("space").get<std::string>(),
+    r.run = {field("workload").get<std::string>(), json.value("workload_key", std::string()),
+             json.value("target", std::string()),  field("space").get<std::string>(),
              field("strategy").get<std::string>(), field("seed").get<int64_t>()};
     r.trial = field("trial").get<int64_t>();
-    r.config_index = field("config_index").get<uint64_t>();
+    r.batch = json.value("batch", int64_t{0});
+    r.candidate = Candidate::from_json(json.contains("candidate") ? json.at("candidate") : field("config_index"));
     r.config = field("config");
     r.result.status = parse_status(field("status").get<std::string>());
     r.result.timing = {field("median_us").get<double>(), field("min_us").get<double>(), field("max_us").get<double>(),

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "support/install_paths.h"
 
@@ -122,18 +123,36 @@ RecordedSet RecordedSet::load(const std::string& path) {
   return set;
 }
 
-bool RecordedSet::contains(const std::string& workload, const std::string& space) const {
+namespace {
+
+// The workload key of a name, or the name itself for one this build cannot parse.
+std::string key_of(const std::string& workload) {
+  try {
+    return search::parse_workload(workload).key();  // not the set-file reader above
+  } catch (const UserError&) {
+    return "name:" + workload;
+  }
+}
+
+}  // namespace
+
+const RecordedWorkload* RecordedSet::find(const std::string& workload, const std::string& space) const {
   for (const RecordedWorkload& w : workloads_)
-    if (w.workload == workload && w.space == space) return true;
-  return false;
+    if (w.workload == workload && w.space == space) return &w;
+  std::string key = key_of(workload);
+  for (const RecordedWorkload& w : workloads_)
+    if (w.space == space && key_of(w.workload) == key) return &w;
+  return nullptr;
+}
+
+bool RecordedSet::contains(const std::string& workload, const std::string& space) const {
+  return find(workload, space) != nullptr;
 }
 
 const RecordedWorkload& RecordedSet::workload(const std::string& workload, const std::string& space) const {
+  if (const RecordedWorkload* w = find(workload, space)) return *w;
   std::vector<std::string> recorded;
-  for (const RecordedWorkload& w : workloads_) {
-    if (w.workload == workload && w.space == space) return w;
-    recorded.push_back(w.workload + " (" + w.space + ")");
-  }
+  for (const RecordedWorkload& w : workloads_) recorded.push_back(w.workload + " (" + w.space + ")");
   user_error("recorded set '", path_, "' has no workload ", workload, " in space ", space,
              "; it records: ", recorded.empty() ? "nothing" : join_list(recorded));
 }

@@ -47,7 +47,9 @@ class RecordedSet {
   // An empty set (to record into).
   explicit RecordedSet(std::string path) : path_(std::move(path)) {}
 
-  // Throws UserError listing the recorded workloads if (workload, space) is absent.
+  // The workload recorded under this name, or else under another name of the same computation
+  // (same workload key: "C6" answers "conv2d:1,128,28,28,128,3,1,1"). Throws UserError listing
+  // the recorded workloads if (workload, space) is absent.
   const RecordedWorkload& workload(const std::string& workload, const std::string& space) const;
   bool contains(const std::string& workload, const std::string& space) const;
   // Adds the workload, replacing an earlier recording of the same (workload, space).
@@ -59,6 +61,7 @@ class RecordedSet {
   const std::vector<RecordedWorkload>& workloads() const { return workloads_; }
 
  private:
+  const RecordedWorkload* find(const std::string& workload, const std::string& space) const;
   std::string path_;
   std::vector<RecordedWorkload> workloads_;
 };

@@ -19,7 +19,8 @@ class ReplayMeasurer : public MeasureSource {
   // must outlive the measurer.
   ReplayMeasurer(const Task& task, const RecordedWorkload& recorded, std::string set_name);
 
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override;
+  // Throws UserError for a candidate that is not an index of the recorded space.
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override;
   std::string name() const override { return "replay:" + set_name_; }
 
  private:

@@ -1,6 +1,7 @@
 // Mixed-radix numbering and JSON form of configurations (search/spaces/config_space.h).
 #include "search/spaces/config_space.h"
 
+#include <random>
 #include <sstream>
 
 #include "support/error.h"
@@ -21,7 +22,7 @@ const nlohmann::json& Config::value(const std::string& knob) const {
 
 std::vector<int64_t> Config::split(const std::string& knob) const { return value(knob).get<std::vector<int64_t>>(); }
 std::vector<int> Config::order(const std::string& knob) const { return value(knob).get<std::vector<int>>(); }
-LoopAnnotation Config::annotation(const std::string& knob) const { return parse_annotation(value(knob).get<std::string>()); }
+ForKind Config::annotation(const std::string& knob) const { return parse_annotation(value(knob).get<std::string>()); }
 int64_t Config::get_int(const std::string& knob) const { return value(knob).get<int64_t>(); }
 std::string Config::get_string(const std::string& knob) const { return value(knob).get<std::string>(); }
 
@@ -86,6 +87,12 @@ std::vector<size_t> ConfigSpace::decode(uint64_t index) const {
   return choices;
 }
 
+Config ConfigSpace::get(const Candidate& candidate) const {
+  if (!candidate.is_index())
+    user_error("candidate ", candidate.str(), " is a decision list; this space's configurations are indices");
+  return get(candidate.index());
+}
+
 Config ConfigSpace::from_json(const nlohmann::json& json) const {
   const nlohmann::json& values = json.contains("knobs") ? json.at("knobs") : json;
   if (!values.is_object()) user_error("a configuration must be a JSON object of knob values, got ", json.dump());
@@ -100,5 +107,68 @@ Config ConfigSpace::from_json(const nlohmann::json& json) const {
     user_error("configuration index ", json.at("index").dump(), " does not match its knob values (index ", index, ")");
   return Config(this, index, std::move(choices));
 }
+
+std::vector<size_t> ConfigSpace::choices_of(const Candidate& c) const { return get(c).choices(); }
+
+bool ConfigSpace::contains(const Candidate& c) const { return c.is_index() && c.index() < size_; }
+
+Candidate ConfigSpace::random(Rng& rng) const {
+  return Candidate::from_index(std::uniform_int_distribution<uint64_t>(0, size_ - 1)(rng));
+}
+
+Candidate ConfigSpace::mutate(const Candidate& c, Rng& rng) const {
+  std::vector<size_t> choices = choices_of(c);
+  std::vector<size_t> movable;
+  for (size_t k = 0; k < knobs_.size(); ++k)
+    if (knobs_[k].size() > 1) movable.push_back(k);
+  if (movable.empty()) return c;
+  size_t knob = movable[std::uniform_int_distribution<size_t>(0, movable.size() - 1)(rng)];
+  size_t size = knobs_[knob].size();
+  size_t shift = std::uniform_int_distribution<size_t>(1, size - 1)(rng);
+  choices[knob] = (choices[knob] + shift) % size;
+  return Candidate::from_index(encode(choices));
+}
+
+Candidate ConfigSpace::crossover(const Candidate& a, const Candidate& b, Rng& rng) const {
+  std::vector<size_t> x = choices_of(a), y = choices_of(b);
+  std::bernoulli_distribution coin(0.5);
+  for (size_t k = 0; k < x.size(); ++k)
+    if (coin(rng)) x[k] = y[k];
+  return Candidate::from_index(encode(x));
+}
+
+Candidate ConfigSpace::perturb(const Candidate& c, double probability, Rng& rng) const {
+  std::vector<size_t> choices = choices_of(c);
+  std::bernoulli_distribution flip(probability);
+  for (size_t k = 0; k < choices.size(); ++k) {
+    size_t size = knobs_[k].size();
+    if (size > 1 && flip(rng)) choices[k] = std::uniform_int_distribution<size_t>(0, size - 1)(rng);
+  }
+  return Candidate::from_index(encode(choices));
+}
+
+std::vector<Candidate> ConfigSpace::neighbours(const Candidate& c, size_t radius) const {
+  std::vector<size_t> from = choices_of(c);
+  std::vector<Candidate> out;
+  auto r = static_cast<int64_t>(radius);
+  for (size_t k = 0; k < from.size(); ++k) {
+    auto size = static_cast<int64_t>(knobs_[k].size());
+    for (int64_t step = -r; step <= r; ++step) {
+      int64_t choice = static_cast<int64_t>(from[k]) + step;
+      if (step == 0 || choice < 0 || choice >= size) continue;
+      std::vector<size_t> moved = from;
+      moved[k] = static_cast<size_t>(choice);
+      out.push_back(Candidate::from_index(encode(moved)));
+    }
+  }
+  return out;
+}
+
+std::vector<int64_t> ConfigSpace::decisions(const Candidate& c) const {
+  std::vector<size_t> choices = choices_of(c);
+  return {choices.begin(), choices.end()};
+}
+
+nlohmann::json ConfigSpace::to_json(const Candidate& c) const { return get(c).to_json()["knobs"]; }
 
 }  // namespace tessel::search

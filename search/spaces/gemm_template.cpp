@@ -37,7 +37,7 @@ class GemmTemplate : public ScheduleTemplate {
                                       {kRowsOuter, kPanels, kRowsMiddle},
                                       {kRowsOuter, kRowsMiddle, kPanels}}));
     space_.add(categorical_knob("parallel", {"outer", "fuse2"}));
-    space_.add(annotate_knob("unroll_k", {LoopAnnotation::Unroll, LoopAnnotation::None}));
+    space_.add(annotate_knob("unroll_k", {ForKind::Unrolled, ForKind::Serial}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -99,7 +99,7 @@ class GemmTemplate : public ScheduleTemplate {
     cc.compute_at(c, at);
     auto [ko, ki] = cc.split(cc.reduce_axis(0), config.split("tile_k")[1]);
     cc.reorder({ko, ki, cc.axis(0), cc.axis(1)});
-    if (config.annotation("unroll_k") == LoopAnnotation::Unroll) cc.unroll(ki);
+    if (config.annotation("unroll_k") == ForKind::Unrolled) cc.unroll(ki);
     cc.unroll(cc.axis(0));
     cc.vectorize(cc.axis(1));
   }
@@ -112,7 +112,7 @@ class GemmTemplate : public ScheduleTemplate {
 
 }  // namespace
 
-std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape) {
+std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape, const Target& target) {
   return std::make_shared<GemmTemplate>(shape);
 }
 

@@ -13,6 +13,6 @@
 
 namespace tessel::search {
 
-std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape);
+std::shared_ptr<const ScheduleTemplate> make_gemm_template(const GemmShape& shape, const Target& target);
 
 }  // namespace tessel::search

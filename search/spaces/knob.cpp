@@ -68,33 +68,19 @@ Knob reorder_knob(std::string name, std::vector<std::vector<int>> orders) {
   return knob;
 }
 
-Knob annotate_knob(std::string name, std::vector<LoopAnnotation> choices) {
+Knob annotate_knob(std::string name, std::vector<ForKind> choices) {
   TESSEL_CHECK(!choices.empty(), "annotate knob '", name, "' without choices");
   Knob knob{std::move(name), KnobKind::Annotate, {}};
-  for (LoopAnnotation a : choices) knob.choices.emplace_back(annotation_name(a));
+  for (ForKind kind : choices) {
+    TESSEL_CHECK(kind != ForKind::ThreadBinding, "annotate knob '", knob.name, "' offering bind");
+    knob.choices.emplace_back(annotation_name(kind));
+  }
   return knob;
 }
 
 Knob categorical_knob(std::string name, std::vector<nlohmann::json> values) {
   TESSEL_CHECK(!values.empty(), "categorical knob '", name, "' without values");
   return Knob{std::move(name), KnobKind::Categorical, std::move(values)};
-}
-
-const char* annotation_name(LoopAnnotation annotation) {
-  switch (annotation) {
-    case LoopAnnotation::None: return "none";
-    case LoopAnnotation::Unroll: return "unroll";
-    case LoopAnnotation::Vectorize: return "vectorize";
-    case LoopAnnotation::Parallel: return "parallel";
-  }
-  return "?";
-}
-
-LoopAnnotation parse_annotation(const std::string& text) {
-  for (LoopAnnotation a : {LoopAnnotation::None, LoopAnnotation::Unroll, LoopAnnotation::Vectorize,
-                           LoopAnnotation::Parallel})
-    if (text == annotation_name(a)) return a;
-  user_error("unknown loop annotation '", text, "'; valid: none, unroll, vectorize, parallel");
 }
 
 }  // namespace tessel::search

@@ -2,7 +2,7 @@
 // list of choices, stored as JSON values so that every kind serializes the same way:
 //   split       [f0, f1, ..., fn-1], one factorization of an extent (product == extent)
 //   reorder     [p0, p1, ...], one candidate permutation of a template's loops
-//   annotate    "none" | "unroll" | "vectorize" | "parallel"
+//   annotate    "none" | "unroll" | "vectorize" | "parallel" (annotation_name of a ForKind)
 //   categorical any JSON scalar (a panel width, a flag, a name)
 // Choice 0 is never special; a template names its default choice by value.
 #pragma once
@@ -35,10 +35,7 @@ struct Knob {
 Knob split_knob(std::string name, int64_t extent, int parts, int64_t max_inner = 0);
 // Candidate orders, each a permutation of 0..n-1.
 Knob reorder_knob(std::string name, std::vector<std::vector<int>> orders);
-Knob annotate_knob(std::string name, std::vector<LoopAnnotation> choices);
+Knob annotate_knob(std::string name, std::vector<ForKind> choices);
 Knob categorical_knob(std::string name, std::vector<nlohmann::json> values);
-
-LoopAnnotation parse_annotation(const std::string& text);
-const char* annotation_name(LoopAnnotation annotation);
 
 }  // namespace tessel::search

@@ -1,13 +1,21 @@
-// The schedule-space plugin interface (kind "space"): for a workload, a template declares its
-// knobs and turns any configuration of them into a schedule.
+// The schedule-space plugin interface (kind "space"): for a workload and a target, a space makes
+// the template that turns each of its candidates (candidate.h) into a schedule.
+//
+// Two levels:
+//  - SpaceTemplate, what the tuner, strategies and measurement see: a SearchSpace of candidates
+//    of any kind, the program of a candidate, and the default. A space whose points are decision
+//    lists (a sketch or polyhedral space) implements this directly.
+//  - ScheduleTemplate, the AutoTVM kind: knobs in a ConfigSpace (config_space.h) whose candidates
+//    are configuration indices. Its templates implement instantiate(Config); the candidate side
+//    comes with it.
 //
 // A template fixes the operator's inputs (placeholders in the layout its schedules want) for all
 // configurations; a configuration may still change the computation feeding the output (GEMM's
-// panel width), so instantiate() returns the output and its schedule together.
+// panel width), so a program is the output and its schedule together.
 //
 //   auto space = Registry<ScheduleSpace>::instance().create("template");
-//   std::shared_ptr<const ScheduleTemplate> t = space->make_template(parse_workload("C6"));
-//   Program p = t->instantiate(t->space().get(17));
+//   std::shared_ptr<const SpaceTemplate> t = space->make_template(parse_workload("C6"), Target::host());
+//   Program p = t->program(t->search_space().random(rng));
 //   LoweredFunc f = lower(p.schedule, p.args(), "c6");
 #pragma once
 #include <memory>
@@ -16,6 +24,7 @@
 #include "ir/schedule.h"
 #include "search/spaces/config_space.h"
 #include "search/spaces/workload_spec.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
@@ -27,25 +36,42 @@ struct Program {
   std::vector<Tensor> args() const;
 };
 
-class ScheduleTemplate {
+class SpaceTemplate {
  public:
-  virtual ~ScheduleTemplate() = default;
+  virtual ~SpaceTemplate() = default;
+  virtual const SearchSpace& search_space() const = 0;
+  // The schedule of a candidate of search_space(). Throws UserError if the candidate is not in
+  // the space or the schedule primitives reject it.
+  virtual Program program(const Candidate& candidate) const = 0;
+  // The candidate equal to the operator's default schedule in ops/.
+  virtual Candidate default_candidate() const = 0;
+  // The operator's default schedule from ops/: the reference results are computed with it.
+  virtual Program default_program() const = 0;
+};
+
+// A knob template: its candidates are the indices of a ConfigSpace.
+class ScheduleTemplate : public SpaceTemplate {
+ public:
   virtual const ConfigSpace& space() const = 0;
   // The schedule of configuration `config` (of space()). Throws UserError if the schedule
   // primitives reject it.
   virtual Program instantiate(const Config& config) const = 0;
   // The configuration equal to the operator's default schedule in ops/.
   virtual Config default_config() const = 0;
-  // The operator's default schedule from ops/: the reference results are computed with it.
-  virtual Program default_program() const = 0;
+
+  const SearchSpace& search_space() const final { return space(); }
+  Program program(const Candidate& candidate) const final { return instantiate(space().get(candidate)); }
+  Candidate default_candidate() const final { return default_config().candidate(); }
 };
 
 class ScheduleSpace {
  public:
   static constexpr const char* kPluginKind = "space";
   virtual ~ScheduleSpace() = default;
-  // Throws UserError if the space has no template for the workload's operator.
-  virtual std::shared_ptr<const ScheduleTemplate> make_template(const WorkloadSpec& workload) const = 0;
+  // The template of the workload for the target. Throws UserError if the space has no template
+  // for the workload's operator.
+  virtual std::shared_ptr<const SpaceTemplate> make_template(const WorkloadSpec& workload,
+                                                             const Target& target) const = 0;
 };
 
 }  // namespace tessel::search

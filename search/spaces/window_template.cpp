@@ -33,8 +33,8 @@ class WindowTemplate : public ScheduleTemplate {
     space_.add(split_knob("tile_oh", shape[2], 2, kMaxTileRows));
     space_.add(split_knob("tile_ow", shape[3], 2, kMaxTileColumns));
     space_.add(reorder_knob("reduce_order", op_.reduce_orders));
-    space_.add(annotate_knob("unroll_kw", {LoopAnnotation::Unroll, LoopAnnotation::None}));
-    space_.add(annotate_knob("unroll_kh", {LoopAnnotation::None, LoopAnnotation::Unroll}));
+    space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
+    space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -94,8 +94,8 @@ class WindowTemplate : public ScheduleTemplate {
     order.push_back(col_inner);
     order.push_back(cc.axis(4));
     cc.reorder(order);  // the reduction outside the register tile, the tile innermost
-    if (config.annotation("unroll_kw") == LoopAnnotation::Unroll) cc.unroll(cc.reduce_axis(op_.kernel_w_axis));
-    if (config.annotation("unroll_kh") == LoopAnnotation::Unroll) cc.unroll(cc.reduce_axis(op_.kernel_h_axis));
+    if (config.annotation("unroll_kw") == ForKind::Unrolled) cc.unroll(cc.reduce_axis(op_.kernel_w_axis));
+    if (config.annotation("unroll_kh") == ForKind::Unrolled) cc.unroll(cc.reduce_axis(op_.kernel_h_axis));
     cc.unroll(col_inner);
     cc.vectorize(cc.axis(4));
   }
@@ -110,7 +110,7 @@ Tensor blocked_placeholder(std::vector<int64_t> shape, const char* name) {
 
 }  // namespace
 
-std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& s) {
+std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& s, const Target& target) {
   ops::Conv2dBlocks blocks = ops::choose_conv2d_blocks(s.c, s.oc, s.groups);
   Tensor data = blocked_placeholder({s.n, s.c / blocks.ib, s.h, s.w, blocks.ib}, "data");
   Tensor kernel = blocked_placeholder({s.oc / blocks.ob, s.c / s.groups / blocks.ib, s.kh, s.kw, blocks.ib, blocks.ob},
@@ -124,7 +124,7 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
                      ops::PadPlacement::Root});
 }
 
-std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s) {
+std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
   int64_t block = ops::choose_depthwise_block(s.c);
   Tensor data = blocked_placeholder({s.n, s.c / block, s.h, s.w, block}, "data");
   Tensor kernel = blocked_placeholder({s.c / block, 1, s.k, s.k, 1, block}, "kernel");

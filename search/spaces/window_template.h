@@ -16,7 +16,7 @@
 
 namespace tessel::search {
 
-std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& shape);
-std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& shape);
+std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& shape, const Target& target);
+std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& shape, const Target& target);
 
 }  // namespace tessel::search

@@ -3,7 +3,6 @@
 // if it is faster, or with probability exp((g - g_current) / (T · g_current)) if slower, and the
 // temperature T cools by a constant factor per batch. Until a first configuration runs correctly,
 // batches are random.
-#include <algorithm>
 #include <cmath>
 
 #include "search/strategies/search_strategy.h"
@@ -19,16 +18,10 @@ class AnnealingStrategy : public SearchStrategy {
       : SearchStrategy(seed), temperature_(temperature), cooling_(cooling) {}
 
  protected:
-  std::vector<uint64_t> propose(size_t n) override {
+  std::vector<Candidate> propose(size_t n) override {
     if (current_gflops_ <= 0) return random_unvisited(n);
-    std::vector<uint64_t> batch;
-    std::vector<size_t> from = space().decode(current_);
-    for (size_t attempt = 0; attempt < 20 * n && batch.size() < n; ++attempt) {
-      uint64_t neighbour = space().encode(mutate_one(from));
-      if (!visited(neighbour) && std::find(batch.begin(), batch.end(), neighbour) == batch.end())
-        batch.push_back(neighbour);
-    }
-    return batch;  // the base fills up with random points when the neighbourhood is used up
+    // the base fills up with random points when the neighbourhood is used up
+    return unvisited_from(n, [&] { return mutate(current_); });
   }
 
   void observe(const std::vector<TrialOutcome>& outcomes) override {
@@ -36,7 +29,7 @@ class AnnealingStrategy : public SearchStrategy {
     for (const TrialOutcome& o : outcomes)
       if (o.ok && (!best || o.gflops > best->gflops)) best = &o;
     if (best && accept(best->gflops)) {
-      current_ = best->config_index;
+      current_ = best->candidate;
       current_gflops_ = best->gflops;
     }
     temperature_ *= cooling_;
@@ -50,7 +43,7 @@ class AnnealingStrategy : public SearchStrategy {
   }
 
   double temperature_, cooling_;
-  uint64_t current_ = 0;
+  Candidate current_;
   double current_gflops_ = 0;
 };
 

@@ -17,15 +17,15 @@ class GeneticStrategy : public SearchStrategy {
       : SearchStrategy(seed), population_(population), mutation_(mutation) {}
 
  protected:
-  std::vector<uint64_t> propose(size_t n) override {
+  std::vector<Candidate> propose(size_t n) override {
     std::vector<TrialOutcome> parents = fittest();
     if (parents.size() < 2) return random_unvisited(n);
-    std::vector<uint64_t> batch;
-    for (size_t attempt = 0; attempt < 20 * n && batch.size() < n; ++attempt) {
-      uint64_t child = space().encode(mutate(crossover(pick(parents), pick(parents))));
-      if (!visited(child) && std::find(batch.begin(), batch.end(), child) == batch.end()) batch.push_back(child);
-    }
-    return batch;
+    return unvisited_from(n, [&] {
+      // The second parent is drawn first: the order the generator has always been used in.
+      const TrialOutcome& second = pick(parents);
+      const TrialOutcome& first = pick(parents);
+      return space().perturb(space().crossover(first.candidate, second.candidate, rng()), mutation_, rng());
+    });
   }
 
   void observe(const std::vector<TrialOutcome>& outcomes) override {
@@ -47,23 +47,6 @@ class GeneticStrategy : public SearchStrategy {
     const TrialOutcome& a = parents[member(rng())];
     const TrialOutcome& b = parents[member(rng())];
     return a.gflops >= b.gflops ? a : b;
-  }
-
-  std::vector<size_t> crossover(const TrialOutcome& a, const TrialOutcome& b) {
-    std::vector<size_t> x = space().decode(a.config_index), y = space().decode(b.config_index);
-    std::bernoulli_distribution coin(0.5);
-    for (size_t k = 0; k < x.size(); ++k)
-      if (coin(rng())) x[k] = y[k];
-    return x;
-  }
-
-  std::vector<size_t> mutate(std::vector<size_t> choices) {
-    std::bernoulli_distribution flip(mutation_);
-    for (size_t k = 0; k < choices.size(); ++k) {
-      size_t size = space().knobs()[k].size();
-      if (size > 1 && flip(rng())) choices[k] = std::uniform_int_distribution<size_t>(0, size - 1)(rng());
-    }
-    return choices;
   }
 
   int64_t population_;

@@ -6,14 +6,14 @@
 //
 // Why each piece:
 //  - The model sees features of the lowered loop program (costmodels/features.h). Lowering and
-//    extraction are the expensive part of a round, so features are cached by configuration index;
+//    extraction are the expensive part of a round, so features are cached by candidate;
 //    scores are cached within a round (the model changes between rounds).
 //  - Annealing chains start from the best measured points (exploitation) and from random ones
 //    (so the walk does not collapse around one basin). The temperature falls linearly from
 //    `temperature` to `temperature_end` and is relative to the spread of the starting scores, so
 //    it means the same whatever the model's score scale (a ranking model's scores have none).
 //  - The batch is picked greedily from the top `pool` × batch candidates, maximizing
-//    score + λ · (knob values not yet covered by the batch), AutoTVM's submodular diversity gain,
+//    score + λ · (decision values not yet covered by the batch), AutoTVM's submodular diversity gain,
 //    so one batch does not spend all its trials on near-copies of one program.
 //  - Each slot of a batch is, with probability `epsilon`, a uniformly random configuration
 //    instead, so a wrong model cannot keep the search away from a region forever.
@@ -54,7 +54,7 @@ struct ModelBasedOptions {
 
 // A measured configuration as training data.
 struct Measured {
-  uint64_t index;
+  Candidate candidate;
   double gflops;  // 0 for failures
   ProgramFeatures features;
 };
@@ -87,37 +87,37 @@ class ModelBasedStrategy : public SearchStrategy {
               << " other workloads from " << transfer_source()->path() << "\n";
   }
 
-  std::vector<uint64_t> propose(size_t n) override {
+  std::vector<Candidate> propose(size_t n) override {
     if (!refit()) return random_unvisited(n);
     size_t explore = 0;
     std::bernoulli_distribution coin(o_.epsilon);
     for (size_t i = 0; i < n; ++i) explore += coin(rng());
     if (explore == n) return random_unvisited(n);
-    std::vector<uint64_t> candidates = anneal(static_cast<size_t>(o_.pool) * n);
+    std::vector<Candidate> candidates = anneal(static_cast<size_t>(o_.pool) * n);
     return diverse_pick(candidates, n - explore);  // the base fills the other slots at random
   }
 
   void observe(const std::vector<TrialOutcome>& outcomes) override {
-    std::vector<uint64_t> indices;
-    for (const TrialOutcome& o : outcomes) indices.push_back(o.config_index);
-    cache_features(indices);
+    std::vector<Candidate> measured;
+    for (const TrialOutcome& o : outcomes) measured.push_back(o.candidate);
+    cache_features(measured);
     for (const TrialOutcome& o : outcomes) record(o);
   }
 
  private:
   void record(const TrialOutcome& o) {
     double gflops = o.ok ? o.gflops : 0;
-    auto known = measured_at_.find(o.config_index);
+    auto known = measured_at_.find(o.candidate);
     if (known != measured_at_.end()) {
       Measured& m = measured_[known->second];
       stale_ |= gflops > m.gflops;
       m.gflops = std::max(m.gflops, gflops);
       return;
     }
-    const ProgramFeatures* f = features(o.config_index);
+    const ProgramFeatures* f = features(o.candidate);
     if (!f) return;  // cannot be lowered, so it taught the model nothing it could use
-    measured_at_[o.config_index] = measured_.size();
-    measured_.push_back({o.config_index, gflops, *f});
+    measured_at_[o.candidate] = measured_.size();
+    measured_.push_back({o.candidate, gflops, *f});
     stale_ = true;
   }
 
@@ -139,21 +139,21 @@ class ModelBasedStrategy : public SearchStrategy {
     return fitted_ = true;
   }
 
-  // The features of a configuration's lowered program, cached; null if it cannot be lowered.
-  const ProgramFeatures* features(uint64_t index) {
-    cache_features({index});
-    const std::optional<ProgramFeatures>& f = features_.at(index);
+  // The features of a candidate's lowered program, cached; null if it cannot be lowered.
+  const ProgramFeatures* features(const Candidate& c) {
+    cache_features({c});
+    const std::optional<ProgramFeatures>& f = features_.at(c);
     return f ? &*f : nullptr;
   }
 
-  // Lowers and extracts every configuration of `indices` not in the cache yet, on `threads`
+  // Lowers and extracts every candidate of `candidates` not in the cache yet, on `threads`
   // threads: lowering is most of a round's time, and programs lower independently. (The default
   // is one: on the shared 2-vCPU development machine two threads measured slower, not faster.)
-  void cache_features(const std::vector<uint64_t>& indices) {
-    std::vector<uint64_t> uncached;
-    std::unordered_set<uint64_t> seen;
-    for (uint64_t i : indices)
-      if (!features_.count(i) && seen.insert(i).second) uncached.push_back(i);
+  void cache_features(const std::vector<Candidate>& candidates) {
+    std::vector<Candidate> uncached;
+    std::unordered_set<Candidate, CandidateHash> seen;
+    for (const Candidate& c : candidates)
+      if (!features_.count(c) && seen.insert(c).second) uncached.push_back(c);
     if (uncached.empty()) return;
     if (features_.size() + uncached.size() > kMaxCachedCandidates) features_.clear();
     std::vector<std::optional<ProgramFeatures>> out(uncached.size());
@@ -178,46 +178,45 @@ class ModelBasedStrategy : public SearchStrategy {
     for (size_t k = 0; k < uncached.size(); ++k) features_.emplace(uncached[k], std::move(out[k]));
   }
 
-  std::optional<ProgramFeatures> lower_features(uint64_t index) const {
+  std::optional<ProgramFeatures> lower_features(const Candidate& c) const {
     try {
-      return extract_features(task().lower(space().get(index)));
+      return extract_features(task().lower(c));
     } catch (const UserError&) {
-      return std::nullopt;  // a configuration the template cannot build: scored as the worst possible
+      return std::nullopt;  // a candidate the template cannot build: scored as the worst possible
     }
   }
 
-  // Model scores of `indices` under the current fit, cached for the round.
-  std::vector<double> score(const std::vector<uint64_t>& indices) {
-    cache_features(indices);
+  // Model scores of `candidates` under the current fit, cached for the round.
+  std::vector<double> score(const std::vector<Candidate>& candidates) {
+    cache_features(candidates);
     std::vector<ProgramFeatures> unscored;
-    std::vector<uint64_t> unscored_index;
-    std::unordered_set<uint64_t> seen;
-    for (uint64_t i : indices) {
-      if (round_scores_.count(i) || !seen.insert(i).second) continue;
-      const ProgramFeatures* f = features(i);
-      if (!f) round_scores_[i] = kUnlowerable;
-      else unscored.push_back(*f), unscored_index.push_back(i);
+    std::vector<Candidate> unscored_candidates;
+    std::unordered_set<Candidate, CandidateHash> seen;
+    for (const Candidate& c : candidates) {
+      if (round_scores_.count(c) || !seen.insert(c).second) continue;
+      const ProgramFeatures* f = features(c);
+      if (!f) round_scores_[c] = kUnlowerable;
+      else unscored.push_back(*f), unscored_candidates.push_back(c);
     }
     std::vector<double> predicted = unscored.empty() ? std::vector<double>{} : cost_model()->predict(unscored);
-    for (size_t k = 0; k < unscored.size(); ++k) round_scores_[unscored_index[k]] = predicted[k];
+    for (size_t k = 0; k < unscored.size(); ++k) round_scores_[unscored_candidates[k]] = predicted[k];
     std::vector<double> out;
-    for (uint64_t i : indices) out.push_back(round_scores_.at(i));
+    for (const Candidate& c : candidates) out.push_back(round_scores_.at(c));
     return out;
   }
 
   // Starting points: the best measured configurations for half the chains, random ones for the rest.
-  std::vector<uint64_t> start_points() {
+  std::vector<Candidate> start_points() {
     std::vector<const Measured*> ok;
     for (const Measured& m : measured_)
       if (m.gflops > 0) ok.push_back(&m);
     std::sort(ok.begin(), ok.end(), [](const Measured* a, const Measured* b) {
-      return a->gflops != b->gflops ? a->gflops > b->gflops : a->index < b->index;
+      return a->gflops != b->gflops ? a->gflops > b->gflops : a->candidate < b->candidate;
     });
-    std::vector<uint64_t> points;
+    std::vector<Candidate> points;
     size_t from_best = std::min(ok.size(), static_cast<size_t>(o_.chains + 1) / 2);
-    for (size_t i = 0; i < from_best; ++i) points.push_back(ok[i]->index);
-    std::uniform_int_distribution<uint64_t> uniform(0, space().size() - 1);
-    while (points.size() < static_cast<size_t>(o_.chains)) points.push_back(uniform(rng()));
+    for (size_t i = 0; i < from_best; ++i) points.push_back(ok[i]->candidate);
+    while (points.size() < static_cast<size_t>(o_.chains)) points.push_back(space().random(rng()));
     return points;
   }
 
@@ -228,17 +227,17 @@ class ModelBasedStrategy : public SearchStrategy {
     return std::uniform_real_distribution<double>(0, 1)(rng()) < p;
   }
 
-  // Runs the chains and returns up to `keep` unvisited configurations they scored, best first.
-  std::vector<uint64_t> anneal(size_t keep) {
-    std::vector<uint64_t> points = start_points();
+  // Runs the chains and returns up to `keep` unvisited candidates they scored, best first.
+  std::vector<Candidate> anneal(size_t keep) {
+    std::vector<Candidate> points = start_points();
     std::vector<double> scores = score(points);
     double scale = score_scale(scores);
-    std::unordered_set<uint64_t> met(points.begin(), points.end());
+    std::unordered_set<Candidate, CandidateHash> met(points.begin(), points.end());
     for (int64_t step = 0; step < o_.steps; ++step) {
       double t = o_.steps > 1 ? static_cast<double>(step) / (o_.steps - 1) : 0;
       double temperature = o_.temperature + (o_.temperature_end - o_.temperature) * t;
-      std::vector<uint64_t> next;
-      for (uint64_t p : points) next.push_back(space().encode(mutate_one(space().decode(p))));
+      std::vector<Candidate> next;
+      for (const Candidate& p : points) next.push_back(mutate(p));
       std::vector<double> next_scores = score(next);
       for (size_t c = 0; c < points.size(); ++c) {
         met.insert(next[c]);
@@ -248,47 +247,51 @@ class ModelBasedStrategy : public SearchStrategy {
     return best_unvisited(met, keep);
   }
 
-  std::vector<uint64_t> best_unvisited(const std::unordered_set<uint64_t>& met, size_t keep) {
-    std::vector<std::pair<double, uint64_t>> ranked;
-    for (uint64_t i : met) {
-      double s = round_scores_.at(i);
-      if (!visited(i) && std::isfinite(s)) ranked.emplace_back(-s, i);
+  std::vector<Candidate> best_unvisited(const std::unordered_set<Candidate, CandidateHash>& met, size_t keep) {
+    std::vector<std::pair<double, Candidate>> ranked;
+    for (const Candidate& c : met) {
+      double s = round_scores_.at(c);
+      if (!visited(c) && std::isfinite(s)) ranked.emplace_back(-s, c);
     }
     keep = std::min(keep, ranked.size());
     std::partial_sort(ranked.begin(), ranked.begin() + keep, ranked.end());
-    std::vector<uint64_t> out;
+    std::vector<Candidate> out;
     for (size_t k = 0; k < keep; ++k) out.push_back(ranked[k].second);
     return out;
   }
 
   // Greedy submodular pick: each slot takes the candidate maximizing its score (scaled to [0, 1]
-  // over the candidates) plus `diversity` per knob whose value the batch does not hold yet.
-  std::vector<uint64_t> diverse_pick(const std::vector<uint64_t>& candidates, size_t n) {
+  // over the candidates) plus `diversity` per decision whose value the batch does not hold yet.
+  std::vector<Candidate> diverse_pick(const std::vector<Candidate>& candidates, size_t n) {
     std::vector<double> gain = normalized_scores(candidates);
-    std::vector<std::vector<size_t>> choices;
-    for (uint64_t c : candidates) choices.push_back(space().decode(c));
-    std::vector<std::unordered_set<size_t>> covered(space().knobs().size());
+    std::vector<std::vector<int64_t>> choices;
+    size_t positions = 0;
+    for (const Candidate& c : candidates) {
+      choices.push_back(space().decisions(c));
+      positions = std::max(positions, choices.back().size());
+    }
+    std::vector<std::unordered_set<int64_t>> covered(positions);
     std::vector<bool> taken(candidates.size(), false);
-    std::vector<uint64_t> batch;
+    std::vector<Candidate> batch;
     while (batch.size() < std::min(n, candidates.size())) {
       size_t best = candidates.size();
       double best_gain = -1;
       for (size_t c = 0; c < candidates.size(); ++c) {
         if (taken[c]) continue;
         double g = gain[c];
-        for (size_t k = 0; k < covered.size(); ++k) g += covered[k].count(choices[c][k]) ? 0 : o_.diversity;
+        for (size_t k = 0; k < choices[c].size(); ++k) g += covered[k].count(choices[c][k]) ? 0 : o_.diversity;
         if (g > best_gain) best = c, best_gain = g;
       }
       taken[best] = true;
-      for (size_t k = 0; k < covered.size(); ++k) covered[k].insert(choices[best][k]);
+      for (size_t k = 0; k < choices[best].size(); ++k) covered[k].insert(choices[best][k]);
       batch.push_back(candidates[best]);
     }
     return batch;
   }
 
-  std::vector<double> normalized_scores(const std::vector<uint64_t>& candidates) {
+  std::vector<double> normalized_scores(const std::vector<Candidate>& candidates) {
     std::vector<double> s;
-    for (uint64_t c : candidates) s.push_back(round_scores_.at(c));
+    for (const Candidate& c : candidates) s.push_back(round_scores_.at(c));
     if (s.empty()) return s;
     auto [lo, hi] = std::minmax_element(s.begin(), s.end());
     double low = *lo, range = *hi - *lo;
@@ -299,9 +302,9 @@ class ModelBasedStrategy : public SearchStrategy {
   ModelBasedOptions o_;
   TrainingData prior_;
   std::vector<Measured> measured_;
-  std::unordered_map<uint64_t, size_t> measured_at_;
-  std::unordered_map<uint64_t, std::optional<ProgramFeatures>> features_;
-  std::unordered_map<uint64_t, double> round_scores_;
+  std::unordered_map<Candidate, size_t, CandidateHash> measured_at_;
+  std::unordered_map<Candidate, std::optional<ProgramFeatures>, CandidateHash> features_;
+  std::unordered_map<Candidate, double, CandidateHash> round_scores_;
   bool stale_ = false, fitted_ = false;
 };
 

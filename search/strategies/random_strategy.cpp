@@ -12,7 +12,7 @@ class RandomStrategy : public SearchStrategy {
   using SearchStrategy::SearchStrategy;
 
  protected:
-  std::vector<uint64_t> propose(size_t n) override { return random_unvisited(n); }
+  std::vector<Candidate> propose(size_t n) override { return random_unvisited(n); }
   void observe(const std::vector<TrialOutcome>&) override {}
 };
 

@@ -2,6 +2,7 @@
 #include "search/strategies/search_strategy.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "support/error.h"
 #include "support/registry.h"
@@ -9,9 +10,12 @@
 namespace tessel::search {
 
 namespace {
-// Below this many unvisited points, drawing by rejection may stall: enumerate them instead.
+// Below this many unvisited points of a numbered space, drawing by rejection may stall: enumerate
+// them instead.
 constexpr uint64_t kEnumerateBelow = 4096;
-}
+// How many times a candidate-making move is tried per wanted candidate before giving up.
+constexpr size_t kAttemptsPerCandidate = 20;
+}  // namespace
 
 void SearchStrategy::bind(const Task& task) {
   task_ = &task;
@@ -33,57 +37,94 @@ void SearchStrategy::set_transfer_source(std::shared_ptr<const TransferSource> s
   transfer_ = std::move(source);
 }
 
-uint64_t SearchStrategy::remaining() const { return space().size() - visited_.size(); }
+uint64_t SearchStrategy::remaining() const {
+  if (space().size() == 0) return std::numeric_limits<uint64_t>::max();
+  return space().size() - visited_.size();
+}
 
-std::vector<uint64_t> SearchStrategy::next_batch(size_t n) {
+void SearchStrategy::check_proposal(const std::vector<Candidate>& proposal, size_t n) const {
+  if (proposal.size() > n)
+    user_error("strategy '", name_, "' proposed ", proposal.size(), " candidates for a batch of ", n,
+               "; a proposal holds at most as many as asked for");
+  std::unordered_set<Candidate, CandidateHash> fresh;
+  for (const Candidate& c : proposal) {
+    if (!space().contains(c))
+      user_error("strategy '", name_, "' proposed ", c.str(), ", which is not a candidate of the space '",
+                 task().space_name(), "' of ", task().workload().name);
+    if (!visited(c) && !fresh.insert(c).second)
+      user_error("strategy '", name_, "' proposed ", c.str(), " twice in one batch");
+  }
+}
+
+std::vector<Candidate> SearchStrategy::next_batch(size_t n) {
   n = static_cast<size_t>(std::min<uint64_t>(n, remaining()));
   if (n == 0) return {};
-  std::vector<uint64_t> batch;
-  for (uint64_t index : propose(n)) {
-    TESSEL_CHECK(index < space().size(), "strategy proposed index ", index, " outside the space");
-    if (batch.size() < n && visited_.insert(index).second) batch.push_back(index);
-  }
-  for (uint64_t index : random_unvisited(n - batch.size())) {
-    visited_.insert(index);
-    batch.push_back(index);
+  std::vector<Candidate> proposal = propose(n);
+  check_proposal(proposal, n);
+  std::vector<Candidate> batch;
+  for (Candidate& c : proposal)
+    if (visited_.insert(c).second) batch.push_back(std::move(c));
+  for (Candidate& c : random_unvisited(n - batch.size())) {
+    visited_.insert(c);
+    batch.push_back(std::move(c));
   }
   return batch;
 }
 
 void SearchStrategy::update(const std::vector<TrialOutcome>& outcomes) {
-  for (const TrialOutcome& o : outcomes) visited_.insert(o.config_index);
+  for (const TrialOutcome& o : outcomes) visited_.insert(o.candidate);
   observe(outcomes);
 }
 
-std::vector<uint64_t> SearchStrategy::random_unvisited(size_t n) {
-  std::vector<uint64_t> out;
-  std::unordered_set<uint64_t> chosen;
-  if (n == 0) return out;
+size_t SearchStrategy::replay_history(const std::vector<RecordedBatch>& batches) {
+  size_t first_mismatch = 0;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const RecordedBatch& recorded = batches[b];
+    std::vector<Candidate> proposed = next_batch(recorded.size());
+    bool same = proposed.size() == recorded.size() &&
+                std::equal(proposed.begin(), proposed.end(), recorded.begin(),
+                           [](const Candidate& c, const TrialOutcome& o) { return c == o.candidate; });
+    if (!same) {
+      if (first_mismatch == 0) first_mismatch = b + 1;
+      for (const Candidate& c : proposed) visited_.erase(c);  // proposed, but never measured
+    }
+    update(recorded);
+  }
+  return first_mismatch;
+}
+
+std::vector<Candidate> SearchStrategy::random_unvisited(size_t n) {
+  if (n == 0) return {};
+  uint64_t size = space().size();
+  if (size == 0) return unvisited_from(n, [&] { return space().random(rng_); });
+  std::vector<Candidate> out;
   if (remaining() <= kEnumerateBelow) {
-    for (uint64_t i = 0; i < space().size(); ++i)
-      if (!visited(i)) out.push_back(i);
+    for (uint64_t i = 0; i < size; ++i)
+      if (Candidate c = Candidate::from_index(i); !visited(c)) out.push_back(c);
     std::shuffle(out.begin(), out.end(), rng_);
     out.resize(std::min(out.size(), n));
     return out;
   }
-  std::uniform_int_distribution<uint64_t> uniform(0, space().size() - 1);
+  std::unordered_set<Candidate, CandidateHash> chosen;
   while (out.size() < n) {
-    uint64_t index = uniform(rng_);
-    if (!visited(index) && chosen.insert(index).second) out.push_back(index);
+    Candidate c = space().random(rng_);
+    if (!visited(c) && chosen.insert(c).second) out.push_back(c);
   }
   return out;
 }
 
-std::vector<size_t> SearchStrategy::mutate_one(std::vector<size_t> choices) {
-  std::vector<size_t> movable;
-  for (size_t k = 0; k < space().knobs().size(); ++k)
-    if (space().knobs()[k].size() > 1) movable.push_back(k);
-  if (movable.empty()) return choices;
-  size_t knob = movable[std::uniform_int_distribution<size_t>(0, movable.size() - 1)(rng_)];
-  size_t size = space().knobs()[knob].size();
-  size_t shift = std::uniform_int_distribution<size_t>(1, size - 1)(rng_);
-  choices[knob] = (choices[knob] + shift) % size;
-  return choices;
+std::vector<Candidate> SearchStrategy::unvisited_from(size_t n, const std::function<Candidate()>& make) {
+  std::vector<Candidate> batch;
+  for (size_t attempt = 0; attempt < kAttemptsPerCandidate * n && batch.size() < n; ++attempt)
+    add_unvisited(batch, {make()}, n);
+  return batch;
+}
+
+void SearchStrategy::add_unvisited(std::vector<Candidate>& batch, const std::vector<Candidate>& candidates,
+                                   size_t n) const {
+  for (const Candidate& c : candidates)
+    if (batch.size() < n && !visited(c) && std::find(batch.begin(), batch.end(), c) == batch.end())
+      batch.push_back(c);
 }
 
 ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices"}; }

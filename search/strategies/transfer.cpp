@@ -15,38 +15,39 @@ namespace {
 
 // The best throughput of each distinct configuration of one workload, in first-recorded order.
 struct WorkloadTrials {
+  std::string label;                      // the name the first of them was recorded under
   std::vector<const TrialRecord*> first;  // one record per configuration
-  std::map<uint64_t, double> best_gflops;
+  std::map<Candidate, double> best_gflops;
 };
 
-// Whether the records of `name` can teach a model about `target`: another workload (by shape, not
-// only by name) of the same operator, whose template has the same kind of knobs and loop nests.
-bool transferable(const std::string& name, const WorkloadSpec& target) {
-  if (name == target.name) return false;
-  try {
-    WorkloadSpec spec = parse_workload(name);
-    return spec.op() == target.op() && spec.describe() != target.describe();
-  } catch (const UserError&) {
-    return false;  // not a workload this build knows
-  }
+// The operator of a workload key ("conv2d/…" → "conv2d"); older records of workloads this build
+// cannot parse are keyed "name:<label>" and have none.
+std::string key_operator(const std::string& key) {
+  size_t slash = key.find('/');
+  return key.rfind("name:", 0) == 0 || slash == std::string::npos ? "" : key.substr(0, slash);
 }
 
-// Trials of the target's space grouped by workload, those that are not transferable left out.
+// Trials of the target's space grouped by workload key, left out: the target's own workload, and
+// workloads of other operators (whose templates have other knobs and loop nests).
 std::map<std::string, WorkloadTrials> group_other_workloads(const std::vector<TrialRecord>& records, const Task& target) {
   std::map<std::string, WorkloadTrials> groups;
   for (const TrialRecord& r : records) {
-    if (r.run.space != target.space_name() || !transferable(r.run.workload, target.workload())) continue;
-    WorkloadTrials& g = groups[r.run.workload];
-    auto [it, fresh] = g.best_gflops.try_emplace(r.config_index, r.gflops);
+    const std::string& key = r.run.workload_key;
+    if (r.run.space != target.space_name() || key == target.workload().key() ||
+        key_operator(key) != target.workload().op())
+      continue;
+    WorkloadTrials& g = groups[key];
+    if (g.label.empty()) g.label = r.run.workload;
+    auto [it, fresh] = g.best_gflops.try_emplace(r.candidate, r.gflops);
     if (fresh) g.first.push_back(&r);
     else it->second = std::max(it->second, r.gflops);
   }
   return groups;
 }
 
-std::optional<Task> recreate_task(const std::string& workload, const std::string& space) {
+std::optional<Task> recreate_task(const std::string& workload, const Task& target) {
   try {
-    return Task::create(workload, space);
+    return Task::create(workload, target.space_name(), nullptr, target.target());
   } catch (const UserError& e) {
     std::cerr << "transfer: skipping the records of " << workload << ": " << e.what() << "\n";
     return std::nullopt;
@@ -62,8 +63,8 @@ void add_workload(const std::string& workload, const WorkloadTrials& trials, con
   for (const TrialRecord* r : trials.first) {
     if (max_per_workload > 0 && features.size() >= max_per_workload) break;
     try {
-      features.push_back(extract_features(task.lower(task.space().from_json(r->config))));
-      gflops.push_back(trials.best_gflops.at(r->config_index));
+      features.push_back(extract_features(task.lower(task.space().candidate_from_json(r->config))));
+      gflops.push_back(trials.best_gflops.at(r->candidate));
     } catch (const UserError&) {
       ++skipped;  // recorded by an older version of the space
     }
@@ -83,9 +84,9 @@ void add_workload(const std::string& workload, const WorkloadTrials& trials, con
 TrainingData load_transfer_data(const RecordsDb& db, const Task& target, size_t max_per_workload) {
   std::vector<TrialRecord> records = db.all();
   TrainingData out;
-  for (const auto& [workload, trials] : group_other_workloads(records, target)) {
-    std::optional<Task> task = recreate_task(workload, target.space_name());
-    if (task) add_workload(workload, trials, *task, max_per_workload, out);
+  for (const auto& [key, trials] : group_other_workloads(records, target)) {
+    std::optional<Task> task = recreate_task(trials.label, target);
+    if (task) add_workload(trials.label, trials, *task, max_per_workload, out);
   }
   return out;
 }
@@ -95,7 +96,7 @@ RecordsDb open_existing(const std::string& path) {
   if (!std::filesystem::exists(path))
     user_error("transfer learning: records database \"", path,
                "\" does not exist; pass the --db file of earlier tuning runs (tessel tune --db ...)");
-  return RecordsDb::open(path);
+  return RecordsDb::open(path, RecordsDb::Access::ReadOnly);
 }
 }  // namespace
 

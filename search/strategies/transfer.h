@@ -5,8 +5,8 @@
 // every workload.
 //
 // For each OTHER workload of the same operator recorded in the same space as the target (same op
-// and space name; a different workload name and a different shape), the task is re-created with
-// Task::create(workload, space), each distinct configuration is lowered and its features
+// and space name, another workload key), the task is re-created for the target's target with
+// Task::create(workload, space, nullptr, target), each distinct configuration is lowered and its features
 // extracted, and its throughput is divided by the best of that workload, so that a fast and a slow
 // workload weigh alike (failed trials count 0). The model-based strategy adds this data to every
 // fit.

@@ -6,22 +6,30 @@
 
 namespace tessel::search {
 
-Task::Task(WorkloadSpec workload, std::string space_name, std::shared_ptr<const ScheduleTemplate> schedule_template)
-    : workload_(std::move(workload)), space_name_(std::move(space_name)), template_(std::move(schedule_template)) {}
+Task::Task(WorkloadSpec workload, Target target, std::string space_name,
+           std::shared_ptr<const SpaceTemplate> space_template)
+    : workload_(std::move(workload)),
+      target_(std::move(target)),
+      space_name_(std::move(space_name)),
+      template_(std::move(space_template)) {}
 
-Task Task::create(const std::string& workload, const std::string& space, const nlohmann::json& space_params) {
+Task Task::create(const std::string& workload, const std::string& space, const nlohmann::json& space_params,
+                  const Target& target) {
   WorkloadSpec spec = parse_workload(workload);
-  auto tmpl = Registry<ScheduleSpace>::instance().create(space, space_params)->make_template(spec);
-  return Task(std::move(spec), space, std::move(tmpl));
+  auto tmpl = Registry<ScheduleSpace>::instance().create(space, space_params)->make_template(spec, target);
+  return Task(std::move(spec), target, space, std::move(tmpl));
 }
 
-std::string Task::kernel_name() const {
-  std::string name = "tuned_" + workload_.op();
-  return name;
+const ConfigSpace& Task::knob_space(const std::string& needed_by) const {
+  if (auto* knobs = dynamic_cast<const ConfigSpace*>(&space())) return *knobs;
+  user_error(needed_by, " works on knob spaces (e.g. the \"template\" space), but the space '", space_name_,
+             "' of ", workload_.name, " is not one");
 }
 
-LoweredFunc Task::lower(const Config& config) const {
-  Program program = template_->instantiate(config);
+std::string Task::kernel_name() const { return "tuned_" + workload_.op(); }
+
+LoweredFunc Task::lower(const Candidate& candidate) const {
+  Program program = template_->program(candidate);
   return tessel::lower(program.schedule, program.args(), kernel_name());
 }
 

@@ -22,7 +22,7 @@ namespace {
 constexpr int64_t M = 16, N = 24, K = 8;
 
 Buffer global(const std::string& name, DataType t = DataType::float32()) {
-  return Buffer(name, t, MemoryScope::Global);
+  return Buffer(name, t, MemoryScope::global());
 }
 
 void run(const CompiledFunction& kernel, const std::vector<NDArray*>& arrays) {
@@ -73,7 +73,7 @@ TEST_CASE("c_source: scalar GEMM with a parallel outer loop matches the interpre
 TEST_CASE("c_source: vectorized GEMM with a local accumulator matches the interpreter", "[c_source]") {
   GemmCase g;
   Var i("i"), jo("j.outer"), k("k");
-  Buffer acc("C.local", DataType::float32(), MemoryScope::Local);
+  Buffer acc("C.local", DataType::float32(), MemoryScope::local());
   Expr lanes = ramp(0, 1, 8);
   Stmt init = make_store(acc, lanes, broadcast(make_float(0.0), 8));
   Stmt update = make_store(acc, lanes,
@@ -154,7 +154,7 @@ TEST_CASE("c_source: compiler failures and unsupported IR raise UserError", "[c_
   Tensor t = placeholder({1}, DataType::float32(), "T");
   LoweredFunc unflattened{"bad", {{x, {1}}}, make_provide(t.ptr(), {Expr(0)}, make_float(1.0))};
   test::require_user_error([&] { c_source::generate_c(unflattened); }, {"Provide", "lower the schedule first"});
-  Buffer tmp("tmp", DataType::float32(), MemoryScope::Local);
+  Buffer tmp("tmp", DataType::float32(), MemoryScope::local());
   Var n("n");
   LoweredFunc dynamic{"dyn", {{x, {1}}}, make_let(n, 4, make_allocate(tmp, n, make_store(x, 0, 1.0)))};
   test::require_user_error([&] { c_source::generate_c(dynamic); }, {"constant size", "tmp"});

@@ -5,6 +5,7 @@
 
 #include "experiments/experiment_config.h"
 #include "support/error.h"
+#include "target/target.h"
 
 using namespace tessel;
 using namespace tessel::experiments;
@@ -75,4 +76,22 @@ TEST_CASE("bad configs fail with their location and the valid names", "[experime
   CHECK_THROWS_WITH(parse("workloads: D7\n"), Catch::Contains("no 'name'"));
   CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nseeds: [1, 1]\n"), Catch::Contains("listed twice"));
   CHECK_THROWS_WITH(ExperimentConfig::load("/no/such/config.yaml"), Catch::Contains("cannot read"));
+}
+
+TEST_CASE("targets are a grid key, checked against the back end and, measured here, the host", "[experiments][config]") {
+  ExperimentConfig c = parse("name: t\nworkloads: gemm:256\nmeasure: replay:small_cpu\n"
+                             "target: [\"llvm_cpu -isa=avx2\", \"llvm_cpu -isa=avx512\"]\n");
+  REQUIRE(c.configurations.size() == 2);
+  CHECK(c.configurations[0].target == "llvm_cpu -isa=avx2");
+  CHECK(c.configurations[1].backend.name == "llvm_cpu");  // the target's kind
+  CHECK(c.configurations[1].label == "random target=llvm_cpu -isa=avx512");
+  CHECK(c.configurations[0].to_json()["target"] == "llvm_cpu -isa=avx2");
+  CHECK(ExperimentConfig::parse("name: t\nworkloads: D7\n", "cfg.yaml", "llvm_cpu -isa=sse4").configurations[0].target ==
+        "llvm_cpu -isa=sse4");  // experiment run --target
+  CHECK_THROWS_WITH(parse("name: t\nworkloads: D7\ntarget: \"llvm_cpu -isa=avx7\"\n"), Catch::Contains("cfg.yaml:3:"));
+  CHECK_THROWS_WITH(parse("name: t\nworkloads: D7\ntarget: c_source\nbackend: llvm_cpu\n"),
+                    Catch::Contains("cfg.yaml:3:") && Catch::Contains("backend"));
+  if (!Target::parse("llvm_cpu -isa=avx512").cannot_run_reason().empty())
+    CHECK_THROWS_WITH(parse("name: t\nworkloads: D7\ntarget: \"llvm_cpu -isa=avx512\"\n"),
+                      Catch::Contains("cfg.yaml:3:"));
 }

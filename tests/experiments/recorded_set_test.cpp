@@ -22,7 +22,8 @@ namespace {
 
 // A whole-space recording of `task` with made-up timings: every 7th configuration fails.
 RecordedWorkload synthetic(const Task& task) {
-  RecordedWorkload w{task.workload().name, task.space_name(), RecordedWorkload::describe_space(task.space()),
+  RecordedWorkload w{task.workload().name, task.space_name(),
+                     RecordedWorkload::describe_space(task.knob_space("a synthetic set")),
                      "openblas", 1.5, {{"note", "synthetic"}}, {}};
   for (uint64_t i = 0; i < task.space().size(); ++i) {
     MeasureResult r;
@@ -44,22 +45,20 @@ void save_synthetic_set(const Task& task, const std::string& path) {
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A random-search run of `trials` in replay, recorded in `db` (may be null).
-TuneReport replay_run(const Task& task, const ReplayMeasurer& replay, int64_t seed, int64_t trials, RecordsDb* db,
-                      bool learn_from_other_runs) {
+TuneReport replay_run(const Task& task, const ReplayMeasurer& replay, int64_t seed, int64_t trials, RecordsDb* db) {
   StrategyChoice choice;
   choice.seed = seed;
   auto strategy = create_strategy(choice);
   TuneOptions options;
   options.trials = trials;
   options.progress = false;
-  options.learn_from_other_runs = learn_from_other_runs;
-  return Tuner(task, *strategy, {test::kTinyGemm, "template", "random", seed}, db, options).run({}, &replay);
+  return Tuner(task, *strategy, make_run_key(task, "random", seed), db, options).run({}, &replay);
 }
 
 std::set<uint64_t> configs_of(const RecordsDb& db, int64_t seed) {
   std::set<uint64_t> out;
   for (const TrialRecord& r : db.all())
-    if (r.run.seed == seed) out.insert(r.config_index);
+    if (r.run.seed == seed) out.insert(r.candidate.index());
   return out;
 }
 
@@ -107,7 +106,7 @@ TEST_CASE("replay answers what was recorded and refuses another space", "[experi
   RecordedWorkload w = synthetic(task);
   ReplayMeasurer replay(task, w, "synthetic");
   CHECK(replay.name() == "replay:synthetic");
-  std::vector<MeasureResult> r = replay.measure({task.space().get(3), task.space().get(10)});
+  std::vector<MeasureResult> r = replay.measure({Candidate::from_index(3), Candidate::from_index(10)});
   CHECK(r[0].status == TrialStatus::Crash);
   CHECK(r[1].timing.median_us == w.results[10].timing.median_us);
   RecordedWorkload other = w;
@@ -127,33 +126,30 @@ TEST_CASE("a tuning run in replay is exact and repeatable", "[experiments][repla
     TuneOptions options;
     options.trials = 40;
     options.progress = false;
-    return Tuner(task, *strategy, {test::kTinyGemm, "template", "genetic", seed}, nullptr, options)
-        .run({}, &replay);
+    return Tuner(task, *strategy, make_run_key(task, "genetic", seed), nullptr, options).run({}, &replay);
   };
   TuneReport a = run(1), b = run(1);
   REQUIRE(a.curve.size() == 40);
   CHECK(a.curve == b.curve);
   CHECK(std::is_sorted(a.curve.begin(), a.curve.end()));
   // The best is the recorded time of the best configuration the run measured, nothing else.
-  CHECK(a.best_us() == w.results[a.best->config_index].timing.median_us);
+  CHECK(a.best_us() == w.results[a.best->candidate.index()].timing.median_us);
   CHECK(a.errors > 0);
 }
 
-TEST_CASE("runs sharing a database learn from each other only when asked", "[experiments][replay]") {
+TEST_CASE("runs sharing a database are independent of each other", "[experiments][replay]") {
   test::ScratchDir dir;
   Task task = Task::create(test::kTinyGemm, "template");
   RecordedWorkload w = synthetic(task);
   ReplayMeasurer replay(task, w, "synthetic");
   RecordsDb db = RecordsDb::open(dir.file("runs.db"));
-  replay_run(task, replay, 0, 40, &db, true);
-  // Independent: the same trials as a run with nothing recorded before it.
-  TuneReport alone = replay_run(task, replay, 1, 40, nullptr, false);
-  CHECK(replay_run(task, replay, 1, 40, &db, false).curve == alone.curve);
-  std::set<uint64_t> first = configs_of(db, 0), independent = configs_of(db, 1);
+  replay_run(task, replay, 0, 40, &db);
+  // The same trials as a run with nothing recorded before it: a run's choices depend on its seed
+  // and its own history only, never on what else the database holds.
+  TuneReport alone = replay_run(task, replay, 1, 40, nullptr);
+  CHECK(replay_run(task, replay, 1, 40, &db).curve == alone.curve);
+  std::set<uint64_t> first = configs_of(db, 0), second = configs_of(db, 1);
   std::vector<uint64_t> common;
-  std::set_intersection(first.begin(), first.end(), independent.begin(), independent.end(), std::back_inserter(common));
+  std::set_intersection(first.begin(), first.end(), second.begin(), second.end(), std::back_inserter(common));
   CHECK(!common.empty());  // 40 + 40 draws from 144 configurations overlap
-  // Shared (the tune command's default): never measures what another run already did.
-  replay_run(task, replay, 2, 40, &db, true);
-  for (uint64_t c : configs_of(db, 2)) CHECK((first.count(c) == 0 && independent.count(c) == 0));
 }

@@ -24,7 +24,7 @@ RecordRequest request(const test::ScratchDir& dir) {
   r.set_path = dir.file("set.json");
   r.db_path = dir.file("scratch.db");
   r.measure.repeats = 2;
-  r.measure_baseline = [](const search::WorkloadSpec&, int) { return search::Baseline{"fixed", 3.5}; };
+  r.measure_baseline = [](const search::WorkloadSpec&, int) { return search::Baseline{"fixed", 3.5, ""}; };
   return r;
 }
 
@@ -42,7 +42,7 @@ TEST_CASE("a recording measures the whole space, resumes, and replays it", "[exp
   CHECK(loaded.baseline_name == "fixed");
   CHECK(loaded.provenance.contains("cpu"));
   search::ReplayMeasurer replay(task, loaded, "set");
-  CHECK(replay.measure({task.space().get(5)})[0].timing.median_us == w.results[5].timing.median_us);
+  CHECK(replay.measure({search::Candidate::from_index(5)})[0].timing.median_us == w.results[5].timing.median_us);
 
   size_t trials = search::RecordsDb::open(dir.file("scratch.db")).all().size();
   CHECK(trials == task.space().size());

@@ -82,15 +82,15 @@ class RandomScheduler {
     // Consumers first, so each producer knows whether its reader stays a loop nest it can join.
     const auto& stages = s.stages();
     for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
-      Stage st(*it);
+      Stage st = *it;
       if (st->op->is_placeholder() || st->is_output || st->attach != AttachKind::Root) continue;
-      StageRef reader = first_reader(s, st);
+      Stage reader = first_reader(s, st);
       bool reader_inlined = reader->attach == AttachKind::Inline;
       if (!st->op->is_reduction() && chance(0.4)) {
         st.compute_inline();
         log << "inline " << st.name() << "; ";
       } else if (!reader_inlined && chance(0.5)) {
-        place_at_random_loop(st, Stage(reader));
+        place_at_random_loop(st, reader);
         shape_loops(st);
       } else {
         shape_loops(st);
@@ -103,12 +103,12 @@ class RandomScheduler {
   bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   int64_t pick(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
 
-  static StageRef first_reader(const Schedule& s, const Stage& producer) {
-    for (const StageRef& stage : s.stages())
+  static Stage first_reader(const Schedule& s, const Stage& producer) {
+    for (const Stage& stage : s.stages())
       for (const Tensor& in : input_tensors(stage->op))
         if (in.get() == producer->op.get()) return stage;
     FAIL("no stage reads " << producer.name());
-    return nullptr;
+    return producer;
   }
 
   void place_at_random_loop(Stage producer, Stage consumer) {
@@ -158,7 +158,7 @@ class RandomScheduler {
     }
     if (leaves.size() >= 3 && chance(0.4)) {
       const IterVar& mid = leaves[leaves.size() - 2];
-      if (extent_of(mid) <= 8 && !st->annotations.count(mid.get())) {
+      if (extent_of(mid) <= 8 && !st->for_kinds.count(mid.get())) {
         st.unroll(mid);
         log << "unroll " << mid.name() << "; ";
       }

@@ -10,7 +10,7 @@ using namespace tessel;
 
 namespace {
 
-Buffer global(const std::string& name) { return Buffer(name, DataType::float32(), MemoryScope::Global); }
+Buffer global(const std::string& name) { return Buffer(name, DataType::float32(), MemoryScope::global()); }
 
 // for (v, 0, 16) { out[v] = in[v*2 + off] + 1 } with fresh loop variable and the given buffers.
 Stmt copy_loop(const std::string& var_name, Buffer out, Buffer in, Expr off) {
@@ -84,7 +84,7 @@ TEST_CASE("equality: map_bound matches bound variables and buffers by position",
 
   // Allocated buffers are bound too.
   auto with_temp = [&] {
-    Buffer t("t", DataType::float32(), MemoryScope::Local);
+    Buffer t("t", DataType::float32(), MemoryScope::local());
     return make_allocate(t, 4, make_store(t, 0, load(in, 0)));
   };
   CHECK_FALSE(structural_equal(with_temp(), with_temp()));
@@ -123,4 +123,43 @@ TEST_CASE("equality: lowered functions match argument buffers by position", "[eq
   LoweredFunc swapped = make("f", 32);
   std::swap(swapped.args[0], swapped.args[1]);
   CHECK_FALSE(structural_equal(make("f", 32), swapped));
+}
+
+TEST_CASE("equality: attributes, evaluated calls, bound loops and scopes", "[equality]") {
+  Buffer out = global("out");
+  auto bound_loop = [&](const std::string& tag, int64_t extent, const std::string& key) {
+    Var v("v");
+    Stmt body = make_attr(key, std::monostate{}, 4, make_evaluate(call("prefetch", {load(out, v)})));
+    return make_attr("thread_extent", tag, extent, make_for(v, 0, extent, ForKind::ThreadBinding, body, tag));
+  };
+  Stmt base = bound_loop("threadIdx.x", 16, "pragma_a");
+  // fresh loop variables: equal with bound variables matched by position
+  CHECK(structural_equal(base, bound_loop("threadIdx.x", 16, "pragma_a"), true));
+  CHECK(structural_hash(base, true) == structural_hash(bound_loop("threadIdx.x", 16, "pragma_a"), true));
+  CHECK_FALSE(structural_equal(base, bound_loop("threadIdx.y", 16, "pragma_a"), true));  // tag
+  CHECK_FALSE(structural_equal(base, bound_loop("threadIdx.x", 8, "pragma_a"), true));   // extent
+  CHECK_FALSE(structural_equal(base, bound_loop("threadIdx.x", 16, "pragma_b"), true));  // key
+  CHECK(structural_hash(base, true) != structural_hash(bound_loop("threadIdx.y", 16, "pragma_a"), true));
+  CHECK(structural_hash(base, true) != structural_hash(bound_loop("threadIdx.x", 16, "pragma_b"), true));
+
+  Var n("n");
+  Stmt fill = make_evaluate(call("fill", {load(out, n), make_float(0.0), 4}));
+  CHECK(structural_equal(fill, make_evaluate(call("fill", {load(out, n), make_float(0.0), 4}))));
+  CHECK_FALSE(structural_equal(fill, make_evaluate(call("fill", {load(out, n), make_float(1.0), 4}))));
+  CHECK_FALSE(structural_equal(fill, make_evaluate(call("prefetch", {load(out, n)}))));
+
+  // Attribute subjects: variables and buffers as the other references are, names by text.
+  register_attr_key({"test.equality_var", AttrSubjectKind::Var, false, "equality test"});
+  Stmt about_n = make_attr("test.equality_var", n, 1, fill);
+  CHECK(structural_equal(about_n, make_attr("test.equality_var", n, 1, fill)));
+  CHECK_FALSE(structural_equal(about_n, make_attr("test.equality_var", Var("n"), 1, fill)));
+
+  // Allocations in different scopes differ even with buffers matched by position.
+  auto scoped = [&](MemoryScope scope) {
+    Buffer tmp("tmp", DataType::float32(), scope);
+    return make_allocate(tmp, 4, make_store(tmp, 0, 1.0));
+  };
+  CHECK(structural_equal(scoped(MemoryScope::local()), scoped(MemoryScope::local()), true));
+  CHECK_FALSE(structural_equal(scoped(MemoryScope::local()), scoped(MemoryScope("shared")), true));
+  CHECK(structural_hash(scoped(MemoryScope::local()), true) != structural_hash(scoped(MemoryScope("shared")), true));
 }

@@ -33,7 +33,7 @@ TEST_CASE("printer: constants, casts, calls and vectors", "[printer]") {
   CHECK(to_string(call("exp", {x}) * max(x, 0.0)) == "exp(x)*max(x, 0.0f)");
   CHECK(to_string(select(x > 0.0, x, 0.0)) == "select(x > 0.0f, x, 0.0f)");
   Var i("i");
-  Buffer a("A", DataType::float32(), MemoryScope::Global);
+  Buffer a("A", DataType::float32(), MemoryScope::global());
   CHECK(to_string(load(a, ramp(i * 16, 1, 16)) * broadcast(x, 16)) == "A[ramp(i*16, 1, 16)]*x16(x)");
   Var t("t");
   CHECK(to_string(Expr(std::make_shared<Let>(t, i + 1, t * t))) == "(let t = i + 1 in t*t)");
@@ -41,9 +41,9 @@ TEST_CASE("printer: constants, casts, calls and vectors", "[printer]") {
 
 TEST_CASE("printer: loop nests indent by two spaces", "[printer]") {
   Var i("i.outer"), k("k");
-  Buffer c("C", DataType::float32(), MemoryScope::Global);
-  Buffer a("A", DataType::float32(), MemoryScope::Global);
-  Buffer tmp("C.local", DataType::float32(), MemoryScope::Local);
+  Buffer c("C", DataType::float32(), MemoryScope::global());
+  Buffer a("A", DataType::float32(), MemoryScope::global());
+  Buffer tmp("C.local", DataType::float32(), MemoryScope::local());
   Stmt update = make_store(c, i * 1024 + k, load(c, i * 1024 + k) + load(a, k));
   Stmt loop = make_for(i, 0, 32, ForKind::Parallel,
                        make_allocate(tmp, 16,
@@ -80,7 +80,7 @@ TEST_CASE("printer: lowered functions and tensor definitions", "[printer]") {
   Tensor m = compute({4}, [&](Var i) { return max_reduce(a(i, r), {r}, ne(r.var(), 1)); }, "M");
   CHECK(to_string(m->body) == "max(A[i, r], axis=[r], where=r != 1)");
 
-  Buffer ba("A", DataType::float32(), MemoryScope::Global);
+  Buffer ba("A", DataType::float32(), MemoryScope::global());
   Var i("i");
   LoweredFunc f{"scale", {{ba, {4, 3}}}, make_for(i, 0, 12, ForKind::Serial, make_store(ba, i, load(ba, i) * 2.0))};
   CHECK(to_string(f) ==
@@ -89,4 +89,34 @@ TEST_CASE("printer: lowered functions and tensor definitions", "[printer]") {
         "    A[i] = A[i]*2.0f\n"
         "  }\n"
         "}\n");
+}
+
+TEST_CASE("printer: attributes, thread bindings, evaluated calls and memory scopes", "[printer]") {
+  Var i("i"), j("j");
+  Buffer c("C", DataType::float32(), MemoryScope::global());
+  Buffer tile("C.shared", DataType::float32(), MemoryScope("shared"));
+  Stmt body = make_seq({make_evaluate(call("fill", {load(tile, j * 4), make_float(0.0), 4})),
+                        make_evaluate(call("prefetch", {load(c, i * 64 + j)}))});
+  Stmt loop = make_attr("thread_extent", std::string("threadIdx.x"), 16,
+                        make_for(i, 0, 16, ForKind::ThreadBinding,
+                                 make_allocate(tile, 64,
+                                               make_attr("pragma_unroll_max_step", std::monostate{}, 8,
+                                                         make_for(j, 0, 16, ForKind::Serial, body))),
+                                 "threadIdx.x"));
+  CHECK(to_string(loop) ==
+        "attr [\"threadIdx.x\"] thread_extent = 16 {\n"
+        "  thread_binding (i, 0, 16, threadIdx.x) {\n"
+        "    allocate C.shared[float32 * 64] @shared {\n"
+        "      attr pragma_unroll_max_step = 8 {\n"
+        "        for (j, 0, 16) {\n"
+        "          fill(&C.shared[j*4], 0.0f, 4)\n"
+        "          prefetch(&C[i*64 + j])\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+  register_attr_key({"test.printed_scope", AttrSubjectKind::Buffer, false, "printer test"});
+  CHECK(to_string(make_attr("test.printed_scope", c, 1, make_evaluate(call("prefetch", {load(c, 0)})))) ==
+        "attr [C] test.printed_scope = 1 {\n  prefetch(&C[0])\n}\n");
 }

@@ -2,11 +2,14 @@
 // (which must name the stage, the axis and the rule).
 #include <catch2/catch.hpp>
 
+#include <type_traits>
+
 #include "ir/schedule.h"
 #include "support/error.h"
 #include "tests/user_error_check.h"
 
 using namespace tessel;
+using tessel::test::require_user_error;
 
 namespace {
 
@@ -112,4 +115,77 @@ TEST_CASE("bad tensor definitions are rejected", "[schedule][errors]") {
   tessel::test::require_user_error([&] { x(Expr(1)); }, {"'X'", "2 dimensions", "1 indices"});
   tessel::test::require_user_error([&] { x(Expr(1.0), Expr(0)); }, {"'X'", "float32", "integers"});
   tessel::test::require_user_error([] { reduce_axis(0, "r"); }, {"'r'", "extent 0"});
+}
+
+TEST_CASE("annotations: one enum, spelled as knobs spell them", "[schedule]") {
+  for (ForKind kind : {ForKind::Serial, ForKind::Unrolled, ForKind::Vectorized, ForKind::Parallel})
+    CHECK(parse_annotation(annotation_name(kind)) == kind);
+  CHECK(std::string(annotation_name(ForKind::Serial)) == "none");
+  CHECK(std::string(annotation_name(ForKind::Vectorized)) == "vectorize");
+  CHECK(std::string(annotation_name(ForKind::ThreadBinding)) == "bind");
+  require_user_error([] { parse_annotation("bind"); }, {"unknown loop annotation 'bind'", "none, unroll"});
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  s[g.c].unroll(g.k);
+  CHECK(s[g.c]->for_kind(g.k) == ForKind::Unrolled);
+  CHECK(s[g.c]->for_kind(s[g.c].axis(0)) == ForKind::Serial);
+}
+
+TEST_CASE("bind: a data-parallel leaf to a known thread tag, once per tag", "[schedule][errors]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  Stage c = s[g.c];
+  auto [io, ii] = c.split(c.axis(0), 16);
+  c.bind(io, "blockIdx.x");
+  c.bind(ii, "threadIdx.x");
+  CHECK(c->for_kind(io) == ForKind::ThreadBinding);
+  CHECK(c->thread_tags.at(ii.get()) == "threadIdx.x");
+  require_user_error([&] { c.bind(c.axis(1), "threadIdx.x"); },
+                     {"bind", "'C'", "already binds another loop to threadIdx.x"});
+  require_user_error([&] { c.bind(c.axis(1), "threadIdx.w"); },
+                     {"bind", "'threadIdx.w'", "axis 'j'", "not a thread tag", "blockIdx.x"});
+  require_user_error([&] { c.bind(g.k, "threadIdx.y"); }, {"bind", "'k'", "'C'", "reduction axis"});
+  require_user_error([&] { c.vectorize(ii); }, {"vectorize", "'i.inner'", "already marked bind"});
+  require_user_error([&] { c.bind(ii, "threadIdx.y"); }, {"bind", "'i.inner'", "already bound to threadIdx.x"});
+  c.bind(ii, "threadIdx.x");  // binding again to the same tag changes nothing
+  require_user_error([&] { c.bind(c.axis(0), "threadIdx.y"); }, {"bind", "'i'", "already split or fused"});
+}
+
+TEST_CASE("pragma: a named constant on a loop", "[schedule][errors]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  Stage c = s[g.c];
+  c.pragma(c.axis(0), "unroll_max_step", 16);
+  c.pragma(c.axis(0), "debug");
+  REQUIRE(c->pragmas.at(c.axis(0).get()).size() == 2);
+  CHECK(c->pragmas.at(c.axis(0).get())[1].key == "debug");
+  require_user_error([&] { c.pragma(c.axis(0), "debug"); }, {"pragma", "'i'", "'C'", "already has pragma 'debug'"});
+  require_user_error([&] { c.pragma(c.axis(1), "two words"); }, {"pragma", "'two words'", "letters, digits"});
+  require_user_error([&] { c.pragma(c.axis(1), "step", Var("n")); }, {"pragma", "'step'", "'j'", "constant"});
+  // cache_write must come before loop transformations, pragmas included
+  require_user_error([&] { s.cache_write(g.c); }, {"cache_write", "'C'", "call cache_write first"});
+}
+
+TEST_CASE("set_scope: a known scope, not for inputs and outputs", "[schedule][errors]") {
+  Gemm g;
+  Tensor d = compute({64, 48}, [&](Var i, Var j) { return g.c(i, j) * 2.0; }, "D");
+  Schedule s = create_schedule({d});
+  s[g.c].set_scope("shared");
+  CHECK(s[g.c]->scope == MemoryScope("shared"));
+  require_user_error([&] { s[g.c].set_scope("texture"); }, {"unknown memory scope 'texture'", "shared"});
+  require_user_error([&] { s[g.a].set_scope("local"); }, {"set_scope", "'A'", "input placeholder"});
+  require_user_error([&] { s[d].set_scope("local"); }, {"set_scope", "'D'", "output", "global"});
+}
+
+TEST_CASE("stages: compared by identity and read through const nodes", "[schedule]") {
+  Gemm g;
+  Schedule s = create_schedule({g.c});
+  CHECK(s[g.c].same_as(s[g.c]));
+  CHECK_FALSE(s[g.c].same_as(s[g.a]));
+  CHECK(s.stages().back().same_as(s[g.c]));
+  static_assert(std::is_same_v<decltype(s[g.c].operator->()), const StageNode*>);
+  Tensor local = s.cache_write(g.c);
+  CHECK(s[g.c]->op->tag == "cache_write");
+  CHECK_FALSE(s[g.c]->op->is_reduction());
+  CHECK(g.c->is_reduction());  // the user's tensor is not changed behind its back
 }

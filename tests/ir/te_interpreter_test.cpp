@@ -142,7 +142,7 @@ TEST_CASE("interpreter: errors name the problem", "[interpreter]") {
   test::require_user_error([&] { evaluate(shifted, {{a, av}}); }, "read of A[-1] is outside its shape [4]");
   Tensor zero_div = compute({2}, [&](Var i) { return 4 / i; }, "Z");
   test::require_user_error([&] { evaluate(zero_div, TensorValues{}); }, "division by zero");
-  Buffer buf("buf", DataType::float32(), MemoryScope::Global);
+  Buffer buf("buf", DataType::float32(), MemoryScope::global());
   Tensor loop_ir = compute({2}, [&](Var i) { return load(buf, i); }, "L");
   test::require_user_error([&] { evaluate(loop_ir, TensorValues{}); }, "Load node");
 }

@@ -14,8 +14,8 @@ namespace {
 // one-element accumulator buffer). Exercises a temporary that is rewritten every iteration.
 LoweredFunc row_sums_through_temporary(int64_t rows, int64_t len, ForKind row_kind) {
   FuncArg a = vector_arg("a", DataType::float32(), rows * len), out = vector_arg("out", DataType::float32(), rows);
-  Buffer tmp("tmp", DataType::float32(), MemoryScope::Local);
-  Buffer acc("acc", DataType::float32(), MemoryScope::Local);
+  Buffer tmp("tmp", DataType::float32(), MemoryScope::local());
+  Buffer acc("acc", DataType::float32(), MemoryScope::local());
   Var r("r"), k("k"), k2("k2");
   Stmt fill = loop(k, len, make_store(tmp, k, load(a.buffer, Expr(r) * make_int(len) + k) * 2.0));
   Stmt sum = make_seq({make_store(acc, make_int(0), make_float(0.0)),
@@ -63,7 +63,7 @@ TEST_CASE("temporaries inside a parallel loop are private to each thread", "[llv
 
 TEST_CASE("a buffer allocated with a negative size is rejected", "[llvm_cpu][memory][errors]") {
   FuncArg out = vector_arg("out", DataType::float32(), 1);
-  Buffer tmp("tmp", DataType::float32(), MemoryScope::Local);
+  Buffer tmp("tmp", DataType::float32(), MemoryScope::local());
   Stmt body = make_allocate(tmp, make_int(-4), make_store(out.buffer, make_int(0), make_float(1.0)));
   CHECK_THROWS_WITH(jit(LoweredFunc{"negative", {out}, body}), Catch::Contains("negative size"));
 }

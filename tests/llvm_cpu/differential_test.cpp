@@ -65,7 +65,7 @@ TEST_CASE("gathers, broadcasts and vector selects agree with the interpreter", "
 TEST_CASE("parallel loops with local buffers agree with the interpreter", "[llvm_cpu][differential][parallel]") {
   const int64_t rows = 12, cols = 40;
   FuncArg a = vector_arg("a", DataType::float32(), rows * cols), out = vector_arg("out", DataType::float32(), rows * cols);
-  Buffer tmp("tmp", DataType::float32(), MemoryScope::Local);
+  Buffer tmp("tmp", DataType::float32(), MemoryScope::local());
   Var r("r"), j("j"), j2("j2");
   Expr base = Expr(r) * make_int(cols);
   // tmp = row of a, then out[row][j] = tmp[j] - tmp[(j + 1) % cols] (reads a neighbour's slot)

@@ -100,7 +100,7 @@ TEST_CASE("IR the back end cannot compile fails with a user error", "[llvm_cpu][
                     Catch::Contains("unknown intrinsic 'erf'"));
   CHECK_THROWS_WITH(jit(LoweredFunc{"stray_var", {out}, make_store(out.buffer, stray, make_float(1.0))}),
                     Catch::Contains("variable 'stray'"));
-  Buffer unbound("nowhere", DataType::float32(), MemoryScope::Local);
+  Buffer unbound("nowhere", DataType::float32(), MemoryScope::local());
   CHECK_THROWS_WITH(jit(LoweredFunc{"stray_buffer", {out}, make_store(unbound, make_int(0), make_float(1.0))}),
                     Catch::Contains("buffer 'nowhere'"));
   CHECK_THROWS_WITH(jit(LoweredFunc{"bad name", {out}, make_store(out.buffer, make_int(0), make_float(1.0))}),

@@ -18,10 +18,10 @@ constexpr int kLanes = 16, kRows = 8, kVecs = 2;  // an 8 x 32 register tile of 
 // C[n, n] = A[n, n] . B[n, n]: parallel over row tiles; a local accumulator tile per (row tile,
 // column tile), updated by broadcast(A) * vector(B) for each k.
 LoweredFunc tiled_gemm(int64_t n) {
-  FuncArg a = FuncArg{Buffer("A", DataType::float32(), MemoryScope::Global), {n, n}};
-  FuncArg b = FuncArg{Buffer("B", DataType::float32(), MemoryScope::Global), {n, n}};
-  FuncArg c = FuncArg{Buffer("C", DataType::float32(), MemoryScope::Global), {n, n}};
-  Buffer acc("acc", DataType::float32(), MemoryScope::Local);
+  FuncArg a = FuncArg{Buffer("A", DataType::float32(), MemoryScope::global()), {n, n}};
+  FuncArg b = FuncArg{Buffer("B", DataType::float32(), MemoryScope::global()), {n, n}};
+  FuncArg c = FuncArg{Buffer("C", DataType::float32(), MemoryScope::global()), {n, n}};
+  Buffer acc("acc", DataType::float32(), MemoryScope::local());
   Var io("io"), jo("jo"), k("k"), ii("ii"), jv("jv");
   const int tile_cols = kLanes * kVecs;
   Expr acc_index = ramp(Expr(ii) * tile_cols + Expr(jv) * kLanes, 1, kLanes);

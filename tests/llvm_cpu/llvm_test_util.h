@@ -13,7 +13,7 @@ namespace tessel::test {
 
 // A global 1-D buffer argument of n elements.
 inline FuncArg vector_arg(const std::string& name, DataType dtype, int64_t n) {
-  return FuncArg{Buffer(name, dtype, MemoryScope::Global), {n}};
+  return FuncArg{Buffer(name, dtype, MemoryScope::global()), {n}};
 }
 
 inline std::unique_ptr<CompiledFunction> jit(const LoweredFunc& func, LlvmCpuOptions options = {}) {

@@ -17,8 +17,8 @@ namespace {
 constexpr int64_t kSize = 72;  // above the unroll limit
 
 struct Program {
-  Buffer in{"in", DataType::float32(), MemoryScope::Global};
-  Buffer out{"out", DataType::float32(), MemoryScope::Global};
+  Buffer in{"in", DataType::float32(), MemoryScope::global()};
+  Buffer out{"out", DataType::float32(), MemoryScope::global()};
 
   LoweredFunc func(Stmt body) const { return {"f", {{in, {kSize}}, {out, {kSize}}}, std::move(body)}; }
 

@@ -22,13 +22,14 @@ class ContractChecker : public IRVisitor {
 
  protected:
   void visit_node(const For* op) override {
-    CHECK((op->kind == ForKind::Serial || op->kind == ForKind::Parallel));
+    CHECK((op->kind == ForKind::Serial || op->kind == ForKind::Parallel || op->kind == ForKind::ThreadBinding));
+    CHECK((op->kind == ForKind::ThreadBinding) != op->thread_tag.empty());
     CHECK(as_const_int(op->extent));
     ++loops;
     IRVisitor::visit_node(op);
   }
   void visit_node(const Allocate* op) override {
-    CHECK(op->buffer->scope == MemoryScope::Local);
+    CHECK(op->buffer.scope() != MemoryScope::global());
     CHECK(as_const_int(op->size));
     IRVisitor::visit_node(op);
   }

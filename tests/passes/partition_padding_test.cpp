@@ -18,8 +18,8 @@ constexpr int64_t kIn = 24;   // input elements
 constexpr int64_t kOut = 48;  // output elements
 
 struct Window {
-  Buffer in{"in", DataType::float32(), MemoryScope::Global};
-  Buffer out{"out", DataType::float32(), MemoryScope::Global};
+  Buffer in{"in", DataType::float32(), MemoryScope::global()};
+  Buffer out{"out", DataType::float32(), MemoryScope::global()};
 
   // out[o] += in[i] for the padded position i (zero outside [0, kIn)).
   Stmt accumulate(const Expr& o, const Expr& i) const {

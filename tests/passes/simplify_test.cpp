@@ -82,7 +82,7 @@ TEST_CASE("simplify: split index recovery folds division and modulo", "[simplify
 
 TEST_CASE("simplify: guards proven by ranges disappear", "[simplify]") {
   Var xo("xo"), xi("xi");
-  Buffer out("out", DataType::float32(), MemoryScope::Global);
+  Buffer out("out", DataType::float32(), MemoryScope::global());
   Stmt store = make_store(out, xo * 32 + xi, make_float(1.0));
   Stmt guarded =
       make_for(xo, 0, 3, ForKind::Serial, make_for(xi, 0, 32, ForKind::Serial, make_if(xo * 32 + xi < 100, store)));

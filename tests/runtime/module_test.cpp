@@ -21,7 +21,7 @@ namespace {
 constexpr int64_t kN = 1000;
 
 FuncArg vector_arg(const std::string& name, int64_t n) {
-  return FuncArg{Buffer(name, DataType::float32(), MemoryScope::Global), {n}};
+  return FuncArg{Buffer(name, DataType::float32(), MemoryScope::global()), {n}};
 }
 
 // out[i] = a[i] * 3 + 1, with a serial or a parallel loop.
@@ -113,9 +113,12 @@ TEST_CASE("module: bad builds, files, names and arguments are user errors", "[ru
   test::require_user_error([&] { llvm->build({scale("twice", ForKind::Serial), scale("twice", ForKind::Parallel)}); },
                            {"two functions", "'twice'"});
   FuncArg out4 = vector_arg("out", 4);
-  LoweredFunc broken{"broken", {out4}, make_store(out4.buffer, make_int(0), call("erf", {make_float(1.0)}))};
+  // A function no CPU back end generates: it allocates GPU shared memory.
+  Buffer tile("tile", DataType::float32(), MemoryScope("shared"));
+  LoweredFunc broken{"broken", {out4}, make_allocate(tile, 4, make_store(out4.buffer, make_int(0), load(tile, 0)))};
   for (const char* kind : {"llvm_cpu", "c_source"})
-    test::require_user_error([&] { backend(kind)->build({scale("fine", ForKind::Serial), broken}); }, "erf");
+    test::require_user_error([&] { backend(kind)->build({scale("fine", ForKind::Serial), broken}); },
+                             "memory scope 'shared'");
   Module module = llvm->build({scale("only", ForKind::Serial, 4)});
   test::require_user_error([&] { module.function("other"); }, {"no function 'other'", "only"});
   NDArray small = NDArray::zeros({3}, DataType::float32()), out = NDArray::zeros({4}, DataType::float32());

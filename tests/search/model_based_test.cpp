@@ -32,21 +32,22 @@ class SyntheticObjective {
     for (uint64_t i = 0; i < task.space().size(); ++i) best_ = std::max(best_, gflops(i));
   }
   double gflops(uint64_t index) const {
-    if (task_.space().decode(index)[0] + 1 == task_.space().knobs()[0].size()) return 0;
+    const ConfigSpace& space = task_.knob_space("the synthetic objective");
+    if (space.decode(index)[0] + 1 == space.knobs()[0].size()) return 0;
     std::vector<float> f = features(index);
     double d = 0;
     for (size_t k = 0; k < f.size(); ++k) d += (f[k] - target_[k]) * (f[k] - target_[k]);
     return 100.0 / (1.0 + d);
   }
-  TrialOutcome measure(uint64_t index) const {
-    double g = gflops(index);
-    return {index, g > 0, g};
+  TrialOutcome measure(const Candidate& c) const {
+    double g = gflops(c.index());
+    return {c, g > 0, g};
   }
   double best() const { return best_; }
 
  private:
   std::vector<float> features(uint64_t index) const {
-    return extract_features(task_.lower(task_.space().get(index))).flat;
+    return extract_features(task_.lower(Candidate::from_index(index))).flat;
   }
   const Task& task_;
   std::vector<float> target_;
@@ -62,8 +63,8 @@ int64_t trials_to_optimum(SearchStrategy& strategy, const SyntheticObjective& ob
   int64_t trials = 0;
   while (trials < budget) {
     std::vector<TrialOutcome> outcomes;
-    for (uint64_t i : strategy.next_batch(8)) {
-      outcomes.push_back(objective.measure(i));
+    for (const Candidate& c : strategy.next_batch(8)) {
+      outcomes.push_back(objective.measure(c));
       ++trials;
       if (outcomes.back().gflops >= objective.best()) return trials;
     }
@@ -76,13 +77,17 @@ int64_t trials_to_optimum(SearchStrategy& strategy, const SyntheticObjective& ob
 std::vector<std::vector<uint64_t>> batches(SearchStrategy& strategy, const SyntheticObjective& objective, size_t trials) {
   std::vector<std::vector<uint64_t>> out;
   for (size_t done = 0; done < trials;) {
-    std::vector<uint64_t> batch = strategy.next_batch(8);
+    std::vector<Candidate> batch = strategy.next_batch(8);
     if (batch.empty()) break;
     std::vector<TrialOutcome> outcomes;
-    for (uint64_t i : batch) outcomes.push_back(objective.measure(i));
+    std::vector<uint64_t> indices;
+    for (const Candidate& c : batch) {
+      outcomes.push_back(objective.measure(c));
+      indices.push_back(c.index());
+    }
     strategy.update(outcomes);
     done += batch.size();
-    out.push_back(batch);
+    out.push_back(indices);
   }
   return out;
 }
@@ -181,9 +186,9 @@ namespace {
 
 TrialRecord trial(const Task& task, const std::string& workload, const std::string& space, uint64_t index, double us) {
   TrialRecord r;
-  r.run = {workload, space, "random", 0};
-  r.config_index = index;
-  r.config = task.space().get(index).to_json()["knobs"];
+  r.run = {workload, parse_workload(workload).key(), task.target().key(), space, "random", 0};
+  r.candidate = Candidate::from_index(index);
+  r.config = task.space().to_json(r.candidate);
   r.result.status = us > 0 ? TrialStatus::Ok : TrialStatus::Crash;
   if (us > 0) r.result.timing.median_us = us;
   r.gflops = us > 0 ? 1000.0 / us : 0;
@@ -215,8 +220,8 @@ class SpyModel : public CostModel {
  public:
   explicit SpyModel(std::vector<size_t>* fits) : fits_(fits) {}
   std::string name() const override { return "spy"; }
-  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>&) override { fits_->push_back(x.size()); }
-  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const override {
+  void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>&) override { fits_->push_back(x.size()); }
+  std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const override {
     std::vector<double> out;
     for (const ProgramFeatures& f : x) out.push_back(f.flat[0]);
     return out;
@@ -239,11 +244,14 @@ TEST_CASE("transfer data holds the other workloads of the operator and space, no
   REQUIRE(data.size() == 3);  // configurations 3, 5, 7
   CHECK(data.throughput == std::vector<double>{1.0, 25.0 / 200.0, 0.0});
   Task other = Task::create(test::kTinyGemm, "template");
-  CHECK(data.features[1].flat == extract_features(other.lower(other.space().get(5))).flat);
+  CHECK(data.features[1].flat == extract_features(other.lower(Candidate::from_index(5))).flat);
   CHECK(load_transfer_data(db, target, 2).size() == 2);
-  // The target's own records are never prior data for itself, whatever it is called.
+  // The target's own records are never prior data for itself, whatever it is called; the other
+  // workload's records under two names are one workload (keyed by what it computes).
   CHECK(load_transfer_data(db, Task::create("gemm:16,16,16", "template")).workloads == data.workloads);
-  CHECK(load_transfer_data(db, other).workloads == std::vector<std::string>{kGemm16, "gemm:16,16,16"});
+  TrainingData of_target = load_transfer_data(db, other);
+  CHECK(of_target.workloads == std::vector<std::string>{kGemm16});
+  CHECK(of_target.size() == 2);  // configurations 11 and 12
   CHECK(load_transfer_data(db, Task::create(kDepthwise, "template")).size() == 0);  // no other depthwise
 }
 
@@ -259,10 +267,10 @@ TEST_CASE("transfer data trains the model before the first measurement", "[searc
   s->set_cost_model(std::make_unique<SpyModel>(&fits));
   s->set_transfer_source(std::make_shared<const TransferSource>(dir.file("runs.db")));
   s->bind(task);
-  std::vector<uint64_t> batch = s->next_batch(8);
+  std::vector<Candidate> batch = s->next_batch(8);
   CHECK(fits == std::vector<size_t>{3});
   std::vector<TrialOutcome> outcomes;
-  for (uint64_t i : batch) outcomes.push_back({i, true, 1.0});
+  for (const Candidate& c : batch) outcomes.push_back({c, true, 1.0});
   s->update(outcomes);
   s->next_batch(8);
   CHECK(fits == std::vector<size_t>{3, 11});
@@ -283,4 +291,56 @@ TEST_CASE("a transfer source must be an existing records database", "[search][tr
   fclose(f);
   CHECK_THROWS_AS(TransferSource(text), UserError);
   CHECK_THROWS_AS(TransferSource(dir.file("missing.db")), UserError);
+}
+
+namespace {
+
+// A cost model that answers with the wrong number of scores, or with scores that are not numbers.
+class FaultyModel : public CostModel {
+ public:
+  enum class Fault { TooFew, Empty, NotFinite };
+  explicit FaultyModel(Fault fault) : fault_(fault) {}
+  std::string name() const override { return "faulty"; }
+  bool trained() const override { return fitted_; }
+
+ protected:
+  void do_fit(const std::vector<ProgramFeatures>&, const std::vector<double>&) override { fitted_ = true; }
+  std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const override {
+    if (fault_ == Fault::Empty) return {};
+    if (fault_ == Fault::TooFew) return std::vector<double>(x.size() / 2, 1.0);
+    std::vector<double> scores(x.size(), 1.0);
+    scores[x.size() / 2] = std::nan("");
+    return scores;
+  }
+
+ private:
+  Fault fault_;
+  bool fitted_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("a cost model's wrong answers fail at the interface, naming the model", "[search][model_based]") {
+  Task task = Task::create(test::kTinyGemm, "template");
+  for (auto fault : {FaultyModel::Fault::TooFew, FaultyModel::Fault::Empty, FaultyModel::Fault::NotFinite}) {
+    auto s = Registry<SearchStrategy>::instance().create("model_based", {{"epsilon", 0.0}});
+    s->set_cost_model(std::make_unique<FaultyModel>(fault));
+    s->bind(task);
+    std::vector<TrialOutcome> outcomes;
+    for (const Candidate& c : s->next_batch(8)) outcomes.push_back({c, true, 1.0 + static_cast<double>(c.index())});
+    s->update(outcomes);
+    CHECK_THROWS_WITH(s->next_batch(8), Catch::Contains("cost model 'faulty'") &&
+                                            (Catch::Contains("scores for") || Catch::Contains("finite")));
+  }
+}
+
+TEST_CASE("a cost model is fitted only on valid input", "[search][model_based]") {
+  FaultyModel model(FaultyModel::Fault::TooFew);
+  std::vector<ProgramFeatures> x(2);
+  CHECK_THROWS_WITH(model.predict(x), Catch::Contains("before fit"));
+  CHECK_THROWS_WITH(model.fit(x, {1.0}), Catch::Contains("one throughput per program"));
+  CHECK_THROWS_WITH(model.fit(x, {1.0, std::nan("")}), Catch::Contains("finite"));
+  CHECK_FALSE(model.trained());
+  model.fit(x, {1.0, 2.0});
+  CHECK(model.predict({}).empty());
 }

@@ -7,6 +7,7 @@
 
 #include "search/records/records_db.h"
 #include "search/records/sqlite.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "tests/search/search_test_util.h"
 
@@ -17,9 +18,10 @@ namespace {
 
 TrialRecord make_record(const std::string& workload, int64_t trial, TrialStatus status, double median_us) {
   TrialRecord r;
-  r.run = {workload, "template", "random", 3};
+  r.run = {workload, parse_workload(workload).key(), "llvm_cpu -isa=avx2", "template", "random", 3};
   r.trial = trial;
-  r.config_index = 100 + trial;
+  r.batch = (trial + 1) / 2;
+  r.candidate = Candidate::from_index(100 + trial);
   r.config = {{"tile", {2, trial}}, {"unroll", "none"}};
   r.result.status = status;
   if (status == TrialStatus::Ok) r.result.timing = {median_us, median_us * 0.9, median_us * 1.2, 30.0, 5};
@@ -51,14 +53,21 @@ TEST_CASE("trials appended to the database read back unchanged", "[search][recor
     db.append(written);
   }
   RecordsDb db = RecordsDb::open(dir.file("runs.db"));  // reopening an existing database works
-  std::vector<TrialRecord> c6 = db.task_trials("C6", "template");
+  RunKey c6_run = written[0].run;
+  c6_run.workload = "conv2d:1,128,28,28,128,3,1,1";  // the label does not matter: the key does
+  std::vector<TrialRecord> c6 = db.run_trials(c6_run);
   REQUIRE(c6.size() == 2);
   for (size_t i = 0; i < 2; ++i) {
     CHECK_FALSE(c6[i].created_at.empty());
     written[i].created_at = c6[i].created_at;
     check_same(c6[i], written[i]);
   }
-  CHECK(db.task_trials("C6", "other_space").empty());
+  RunKey other = c6_run;
+  other.space = "other_space";
+  CHECK(db.run_trials(other).empty());
+  other = c6_run;
+  other.target = "llvm_cpu -isa=avx512";
+  CHECK(db.run_trials(other).empty());
   CHECK(db.all().size() == 3);
   std::vector<TrialRecord> best = db.best_per_task();
   REQUIRE(best.size() == 2);

@@ -35,8 +35,10 @@ uint64_t mix(uint64_t x) {
 // A deterministic landscape over knob choices: each knob has a hidden best choice, and the
 // throughput falls with the distance from it; one pair of knobs interacts, and about one
 // configuration in eleven fails, so the strategy sees structure, interactions and failures.
-TrialOutcome synthetic_measurement(const ConfigSpace& space, uint64_t index) {
-  if (mix(index) % 11 == 0) return {index, false, 0};
+TrialOutcome synthetic_measurement(const Task& task, const Candidate& c) {
+  const ConfigSpace& space = task.knob_space("the rl tests");
+  uint64_t index = c.index();
+  if (mix(index) % 11 == 0) return {c, false, 0};
   std::vector<size_t> choices = space.decode(index);
   double score = 1;
   for (size_t k = 0; k < choices.size(); ++k) {
@@ -47,7 +49,7 @@ TrialOutcome synthetic_measurement(const ConfigSpace& space, uint64_t index) {
     score *= 1 - 0.7 * distance;
   }
   if (choices.size() > 1 && (choices[0] + choices[1]) % 2 == 0) score *= 1.25;
-  return {index, true, 100 * score};
+  return {c, true, 100 * score};
 }
 
 // Best GFLOP/s after `trials` trials in batches of 8.
@@ -57,8 +59,8 @@ double best_after(const std::string& strategy_name, const Task& task, int seed, 
   double best = 0;
   for (size_t done = 0; done < trials;) {
     std::vector<TrialOutcome> outcomes;
-    for (uint64_t index : strategy->next_batch(std::min<size_t>(8, trials - done)))
-      outcomes.push_back(synthetic_measurement(task.space(), index));
+    for (const Candidate& c : strategy->next_batch(std::min<size_t>(8, trials - done)))
+      outcomes.push_back(synthetic_measurement(task, c));
     for (const TrialOutcome& o : outcomes) best = std::max(best, o.gflops);
     strategy->update(outcomes);
     done += outcomes.size();
@@ -101,15 +103,15 @@ TEST_CASE("rl never proposes a configuration twice and covers a small space", "[
   Task task = Task::create(test::kTinyGemm, "template");
   auto strategy = Registry<SearchStrategy>::instance().create("rl", {{"seed", 3}});
   strategy->bind(task);
-  std::vector<uint64_t> proposed;
-  for (std::vector<uint64_t> batch; !(batch = strategy->next_batch(10)).empty();) {
+  std::vector<Candidate> proposed;
+  for (std::vector<Candidate> batch; !(batch = strategy->next_batch(10)).empty();) {
     CHECK(batch.size() <= 10);
     std::vector<TrialOutcome> outcomes;
-    for (uint64_t index : batch) outcomes.push_back(synthetic_measurement(task.space(), index));
+    for (const Candidate& c : batch) outcomes.push_back(synthetic_measurement(task, c));
     strategy->update(outcomes);
     proposed.insert(proposed.end(), batch.begin(), batch.end());
   }
-  std::set<uint64_t> distinct(proposed.begin(), proposed.end());
+  std::set<Candidate> distinct(proposed.begin(), proposed.end());
   CHECK(distinct.size() == proposed.size());
   CHECK(proposed.size() == task.space().size());
 }
@@ -119,12 +121,13 @@ TEST_CASE("rl skips configurations measured before", "[search][rl]") {
   auto strategy = Registry<SearchStrategy>::instance().create("rl");
   strategy->bind(task);
   std::vector<TrialOutcome> known;
-  for (uint64_t i = 0; i < task.space().size(); i += 2) known.push_back(synthetic_measurement(task.space(), i));
-  strategy->update(known);  // a resume: the policy trains on them too
-  for (std::vector<uint64_t> batch; !(batch = strategy->next_batch(16)).empty();) {
-    for (uint64_t index : batch) CHECK(index % 2 == 1);
+  for (uint64_t i = 0; i < task.space().size(); i += 2)
+    known.push_back(synthetic_measurement(task, Candidate::from_index(i)));
+  strategy->update(known);  // the policy trains on them too
+  for (std::vector<Candidate> batch; !(batch = strategy->next_batch(16)).empty();) {
+    for (const Candidate& c : batch) CHECK(c.index() % 2 == 1);
     std::vector<TrialOutcome> outcomes;
-    for (uint64_t index : batch) outcomes.push_back(synthetic_measurement(task.space(), index));
+    for (const Candidate& c : batch) outcomes.push_back(synthetic_measurement(task, c));
     strategy->update(outcomes);
   }
 }
@@ -134,17 +137,17 @@ TEST_CASE("rl repeats itself under the same seed", "[search][rl]") {
   auto run = [&](int seed) {
     auto strategy = Registry<SearchStrategy>::instance().create("rl", {{"seed", seed}});
     strategy->bind(task);
-    std::vector<uint64_t> all;
+    std::vector<Candidate> all;
     for (int round = 0; round < 4; ++round) {
-      std::vector<uint64_t> batch = strategy->next_batch(8);
+      std::vector<Candidate> batch = strategy->next_batch(8);
       std::vector<TrialOutcome> outcomes;
-      for (uint64_t index : batch) outcomes.push_back(synthetic_measurement(task.space(), index));
+      for (const Candidate& c : batch) outcomes.push_back(synthetic_measurement(task, c));
       strategy->update(outcomes);
       all.insert(all.end(), batch.begin(), batch.end());
     }
     return all;
   };
-  std::vector<uint64_t> first = run(5);
+  std::vector<Candidate> first = run(5);
   CHECK(first.size() == 32);
   CHECK(run(5) == first);
   CHECK(run(6) != first);

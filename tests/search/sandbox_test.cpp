@@ -29,8 +29,8 @@ namespace {
 constexpr int64_t kSize = 64;
 
 struct Buffers {
-  FuncArg x{Buffer("x", DataType::float32(), MemoryScope::Global), {kSize}};
-  FuncArg y{Buffer("y", DataType::float32(), MemoryScope::Global), {kSize}};
+  FuncArg x{Buffer("x", DataType::float32(), MemoryScope::global()), {kSize}};
+  FuncArg y{Buffer("y", DataType::float32(), MemoryScope::global()), {kSize}};
 };
 
 Stmt loop(const Var& v, int64_t extent, Stmt body) {
@@ -186,7 +186,7 @@ TEST_CASE("the sandbox runner refuses a kernel whose arguments do not match the 
 TEST_CASE("the builder exports each candidate as a module and reports compile errors", "[search][measure]") {
   Task task = Task::create(test::kTinyGemm, "template");
   Builder builder(task, Registry<Backend>::instance().create("llvm_cpu"), 2);
-  std::vector<BuildResult> built = builder.build({task.space().get(0), task.space().get(1)});
+  std::vector<BuildResult> built = builder.build({Candidate::from_index(0), Candidate::from_index(1)});
   REQUIRE(built.size() == 2);
   for (const BuildResult& b : built) {
     INFO(b.error);
@@ -205,8 +205,8 @@ TEST_CASE("the measurer builds a batch and measures it against the reference", "
   MeasureOptions options;
   options.repeats = 2;
   Measurer measurer(task, options);
-  std::vector<Config> configs = {task.schedule_template().default_config(), task.space().get(0),
-                                 task.space().get(task.space().size() - 1)};
+  std::vector<Candidate> configs = {task.default_candidate(), Candidate::from_index(0),
+                                    Candidate::from_index(task.space().size() - 1)};
   std::vector<MeasureResult> results = measurer.measure(configs);
   REQUIRE(results.size() == 3);
   for (const MeasureResult& r : results) {
@@ -227,8 +227,8 @@ TEST_CASE("c_source kernels measure under the sandbox without false timeouts", "
   options.repeats = 2;
   options.timeout_s = 20;
   Measurer measurer(task, options);
-  std::vector<Config> configs;
-  for (int64_t i = 0; i < 8; ++i) configs.push_back(task.space().get(i * (task.space().size() / 8)));
+  std::vector<Candidate> configs;
+  for (uint64_t i = 0; i < 8; ++i) configs.push_back(Candidate::from_index(i * (task.space().size() / 8)));
   for (int batch = 0; batch < 2; ++batch) {  // the second batch after OpenMP ran in this process
     std::vector<MeasureResult> results = measurer.measure(configs);
     REQUIRE(results.size() == 8);

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "search/records/records_db.h"
-#include "search/records/sqlite.h"
 #include "search/selection.h"
 #include "search/tuner.h"
 #include "support/error.h"
@@ -24,9 +23,9 @@ class ScriptedSource : public MeasureSource {
  public:
   explicit ScriptedSource(std::map<uint64_t, std::vector<double>> script) : script_(std::move(script)) {}
 
-  std::vector<MeasureResult> measure(const std::vector<Config>& configs) const override {
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override {
     std::vector<MeasureResult> out;
-    for (const Config& c : configs) {
+    for (const Candidate& c : candidates) {
       const std::vector<double>& times = script_.at(c.index());
       double us = times[std::min(round_, times.size() - 1)];
       MeasureResult r;
@@ -46,19 +45,20 @@ class ScriptedSource : public MeasureSource {
 
 TrialRecord trial(uint64_t index, double us) {
   TrialRecord t;
-  t.config_index = index;
+  t.candidate = Candidate::from_index(index);
   t.result.status = us > 0 ? TrialStatus::Ok : TrialStatus::Crash;
   if (us > 0) t.result.timing = {us, us, us, 0, 1};
   return t;
 }
 
-const RunKey kRun{test::kTinyGemm, "template", "random", 0};
+RunKey run_of(const Task& task) { return make_run_key(task, "random", 0); }
 
 }  // namespace
 
 TEST_CASE("the final selection chooses by re-measurement, the default among the candidates", "[search][selection]") {
   Task task = Task::create(test::kTinyGemm, "template");
-  uint64_t def = task.schedule_template().default_config().index();
+  uint64_t def = task.default_candidate().index();
+  const RunKey kRun = run_of(task);
   std::vector<uint64_t> others;
   for (uint64_t i = 0; others.size() < 4; ++i)
     if (i != def) others.push_back(i);
@@ -74,22 +74,22 @@ TEST_CASE("the final selection chooses by re-measurement, the default among the 
     run.erase(run.begin() + 2);  // others[2] is not a candidate here
     std::vector<SelectionRecord> c = select_final(task, kRun, run, source, {2, 3});
     REQUIRE(c.size() == 3);  // 2 fastest + the default
-    CHECK(c[0].config_index == others[0]);
+    CHECK(c[0].config_index() == static_cast<int64_t>(others[0]));
     CHECK(c[0].median_us == 30);
     CHECK(c[1].median_us == 22);
     CHECK(c[2].origin == "default");
     CHECK(c[2].median_us == 24);
     REQUIRE(chosen_candidate(c) != nullptr);
-    CHECK(chosen_candidate(c)->config_index == others[1]);
+    CHECK(chosen_candidate(c)->config_index() == static_cast<int64_t>(others[1]));
     CHECK(c[1].gflops == Approx(task.workload().flops() / 22 * 1e-3));
   }
   SECTION("a candidate that fails a round is never chosen") {
     std::vector<SelectionRecord> c = select_final(task, kRun, run, source, {3, 3});
     REQUIRE(c.size() == 4);
-    CHECK(c[2].config_index == others[2]);
+    CHECK(c[2].config_index() == static_cast<int64_t>(others[2]));
     CHECK(c[2].median_us == 0);
     CHECK_FALSE(c[2].chosen);
-    CHECK(chosen_candidate(c)->config_index == others[1]);
+    CHECK(chosen_candidate(c)->config_index() == static_cast<int64_t>(others[1]));
   }
   SECTION("the default found by the search is re-measured once, as the default") {
     run.push_back(trial(def, 1));
@@ -115,36 +115,15 @@ TEST_CASE("a tuning run with a final selection records its choice", "[search][se
   options.measure.repeats = 2;
   options.progress = false;
   options.select = {3, 2};
-  TuneReport report = Tuner(task, *strategy, kRun, &db, options).run(Baseline{"fake_blas", 100.0});
+  TuneReport report = Tuner(task, *strategy, run_of(task), &db, options).run(Baseline{"fake_blas", 100.0, ""});
   REQUIRE(report.chosen() != nullptr);
   CHECK(report.selection.size() >= 3);
   CHECK(report.chosen_us() == report.chosen()->median_us);
   CHECK(report.speedup() == Approx(100.0 / report.chosen_us()));
   std::vector<SelectionRecord> chosen = db.chosen_per_task();
   REQUIRE(chosen.size() == 1);
-  CHECK(chosen[0].config_index == report.chosen()->config_index);
+  CHECK(chosen[0].config_index() == report.chosen()->config_index());
   CHECK(chosen[0].run.strategy == "random");
   CHECK(chosen[0].rounds == 2);
-  CHECK(task.space().from_json(chosen[0].config).index() == chosen[0].config_index);
-}
-
-TEST_CASE("a version-1 records database is upgraded in place, its trials kept", "[search][selection]") {
-  test::ScratchDir dir;
-  std::string path = dir.file("v1.db");
-  {
-    RecordsDb db = RecordsDb::open(path);
-    db.append({trial(3, 10)});
-  }
-  {  // make it look like a file written before the selections table existed
-    sql::Connection raw(path, false);
-    raw.exec("DROP TABLE selections");
-    raw.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
-  }
-  RecordsDb db = RecordsDb::open(path);
-  CHECK(db.all().size() == 1);
-  CHECK(db.chosen_per_task().empty());
-  sql::Connection raw(path, false);
-  sql::Statement version(raw, "SELECT value FROM meta WHERE key = 'schema_version'");
-  REQUIRE(version.step());
-  CHECK(version.column_text(0) == "2");
+  CHECK(task.space().candidate_from_json(chosen[0].config) == chosen[0].candidate);
 }

@@ -22,7 +22,7 @@ ConfigSpace sample_space() {
   ConfigSpace space;
   space.add(split_knob("tile_x", 12, 3));
   space.add(reorder_knob("order", {{0, 1, 2}, {2, 0, 1}}));
-  space.add(annotate_knob("inner", {LoopAnnotation::Unroll, LoopAnnotation::Vectorize, LoopAnnotation::None}));
+  space.add(annotate_knob("inner", {ForKind::Unrolled, ForKind::Vectorized, ForKind::Serial}));
   space.add(categorical_knob("width", {16, 32}));
   return space;
 }
@@ -77,7 +77,7 @@ TEST_CASE("typed accessors read the chosen values", "[search][spaces]") {
   Config c = space.from_json({{"tile_x", {3, 2, 2}}, {"order", {2, 0, 1}}, {"inner", "vectorize"}, {"width", 32}});
   CHECK(c.split("tile_x") == std::vector<int64_t>{3, 2, 2});
   CHECK(c.order("order") == std::vector<int>{2, 0, 1});
-  CHECK(c.annotation("inner") == LoopAnnotation::Vectorize);
+  CHECK(c.annotation("inner") == ForKind::Vectorized);
   CHECK(c.get_int("width") == 32);
   CHECK(c.describe() == "tile_x=[3,2,2] order=[2,0,1] inner=\"vectorize\" width=32");
 }

@@ -18,13 +18,20 @@ const std::vector<std::string> kStrategies = {"random", "grid", "annealing", "ge
 
 // A made-up performance landscape with failures, so strategies see both kinds of outcome.
 TrialOutcome fake_measurement(uint64_t index) {
-  if (index % 7 == 3) return {index, false, 0};
-  return {index, true, 1.0 + static_cast<double>((index * 2654435761u) % 1000)};
+  Candidate c = Candidate::from_index(index);
+  if (index % 7 == 3) return {c, false, 0};
+  return {c, true, 1.0 + static_cast<double>((index * 2654435761u) % 1000)};
+}
+
+std::vector<uint64_t> indices(const std::vector<Candidate>& batch) {
+  std::vector<uint64_t> out;
+  for (const Candidate& c : batch) out.push_back(c.index());
+  return out;
 }
 
 std::vector<uint64_t> drain(SearchStrategy& strategy, size_t batch) {
   std::vector<uint64_t> all;
-  for (std::vector<uint64_t> b; !(b = strategy.next_batch(batch)).empty();) {
+  for (std::vector<uint64_t> b; !(b = indices(strategy.next_batch(batch))).empty();) {
     CHECK(b.size() <= batch);
     std::vector<TrialOutcome> outcomes;
     for (uint64_t i : b) outcomes.push_back(fake_measurement(i));
@@ -74,7 +81,7 @@ TEST_CASE("the same seed gives the same proposals", "[search][strategies]") {
     first->bind(task);
     second->bind(task);
     for (int round = 0; round < 4; ++round) {
-      std::vector<uint64_t> a = first->next_batch(8), b = second->next_batch(8);
+      std::vector<uint64_t> a = indices(first->next_batch(8)), b = indices(second->next_batch(8));
       CHECK(a == b);
       std::vector<TrialOutcome> outcomes;
       for (uint64_t i : a) outcomes.push_back(fake_measurement(i));

@@ -17,6 +17,9 @@ using namespace tessel::search;
 
 namespace {
 
+const ConfigSpace& knobs_of(const Task& task) { return task.knob_space("the template tests"); }
+Config default_config(const Task& task) { return knobs_of(task).get(task.default_candidate()); }
+
 // The default configuration with one knob changed, for every knob and choice; then `extra`
 // evenly spaced indices.
 std::vector<Config> covering_configs(const ConfigSpace& space, const Config& base, uint64_t extra) {
@@ -39,7 +42,7 @@ std::vector<Config> all_configs(const ConfigSpace& space) {
 
 // Compiles every configuration and compares its output with the interpreter's.
 void check_configs(const Task& task, const std::vector<Config>& configs) {
-  Program reference_program = task.schedule_template().default_program();
+  Program reference_program = task.space_template().default_program();
   std::vector<std::pair<Tensor, NDArray>> inputs;
   std::vector<NDArray> arrays;
   uint64_t seed = 7;
@@ -66,26 +69,26 @@ void check_configs(const Task& task, const std::vector<Config>& configs) {
 TEST_CASE("gemm template configurations compute the product", "[search][templates]") {
   Task task = Task::create(test::kTinyGemm, "template");
   CHECK(task.space().size() == 144);
-  check_configs(task, covering_configs(task.space(), task.schedule_template().default_config(), 12));
+  check_configs(task, covering_configs(knobs_of(task), default_config(task), 12));
 }
 
 TEST_CASE("conv2d template configurations compute the convolution", "[search][templates]") {
   Task task = Task::create("conv2d:1,32,6,6,16,3,1,1", "template");
-  check_configs(task, covering_configs(task.space(), task.schedule_template().default_config(), 8));
+  check_configs(task, covering_configs(knobs_of(task), default_config(task), 8));
   Task strided = Task::create("conv2d:1,16,7,7,16,3,2,1", "template");
-  check_configs(strided, covering_configs(strided.space(), strided.schedule_template().default_config(), 4));
+  check_configs(strided, covering_configs(knobs_of(strided), default_config(strided), 4));
 }
 
 TEST_CASE("every configuration of a tiny depthwise layer computes the convolution", "[search][templates]") {
   Task task = Task::create("depthwise:1,16,4,4,3,1,1", "template");
   CHECK(task.space().size() == 3 * 3 * 2 * 2 * 2);
-  check_configs(task, all_configs(task.space()));
+  check_configs(task, all_configs(knobs_of(task)));
 }
 
 TEST_CASE("the default configuration is the ops/ default schedule", "[search][templates]") {
   for (const char* workload : {"gemm:64", "C6", "D3"}) {
     Task task = Task::create(workload, "template");
-    LoweredFunc tuned = task.lower(task.schedule_template().default_config());
+    LoweredFunc tuned = task.lower(task.default_candidate());
     LoweredFunc ops_default = task.lower_default_program();
     INFO(workload << ": the template's default\n" << to_string(tuned) << "\nops' default\n" << to_string(ops_default));
     CHECK(structural_equal(tuned, ops_default));

@@ -22,8 +22,8 @@ TuneReport tune_gemm64(RecordsDb& db, int64_t trials) {
   options.batch = 4;
   options.measure.repeats = 2;
   options.progress = false;
-  Tuner tuner(task, *strategy, RunKey{"gemm:64", "template", "random", 1}, &db, options);
-  return tuner.run(Baseline{"fake_blas", 100.0});
+  Tuner tuner(task, *strategy, make_run_key(task, "random", 1), &db, options);
+  return tuner.run(Baseline{"fake_blas", 100.0, ""});
 }
 
 }  // namespace
@@ -37,7 +37,8 @@ TEST_CASE("a small tuning run records its trials and resumes", "[search][tuner]"
   REQUIRE(first.best.has_value());
   CHECK(first.best_gflops() > 0);
   CHECK(first.speedup() == Approx(100.0 / first.best_us()));
-  std::vector<TrialRecord> recorded = db.task_trials("gemm:64", "template");
+  RunKey run = make_run_key(Task::create("gemm:64", "template"), "random", 1);
+  std::vector<TrialRecord> recorded = db.run_trials(run);
   REQUIRE(recorded.size() == 8);
   for (size_t i = 0; i < recorded.size(); ++i) CHECK(recorded[i].trial == static_cast<int64_t>(i + 1));
   CHECK(first.errors == std::count_if(recorded.begin(), recorded.end(),
@@ -51,10 +52,10 @@ TEST_CASE("a small tuning run records its trials and resumes", "[search][tuner]"
   TuneReport more = tune_gemm64(db, 12);
   CHECK(more.measured == 4);
   CHECK(more.trials == 12);
-  recorded = db.task_trials("gemm:64", "template");
+  recorded = db.run_trials(run);
   REQUIRE(recorded.size() == 12);
   std::set<uint64_t> configs;
-  for (const TrialRecord& r : recorded) configs.insert(r.config_index);
+  for (const TrialRecord& r : recorded) configs.insert(r.candidate.index());
   CHECK(configs.size() == 12);
   CHECK(recorded.back().trial == 12);
 }
@@ -64,6 +65,6 @@ TEST_CASE("tuning options are checked", "[search][tuner]") {
   auto strategy = Registry<SearchStrategy>::instance().create("random");
   TuneOptions options;
   options.trials = 0;
-  CHECK_THROWS_WITH(Tuner(task, *strategy, RunKey{"gemm:64", "template", "random", 0}, nullptr, options),
+  CHECK_THROWS_WITH(Tuner(task, *strategy, make_run_key(task, "random", 0), nullptr, options),
                     Catch::Contains("--trials"));
 }

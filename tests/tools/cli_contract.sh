@@ -151,6 +151,21 @@ expect_bad_args "unknown cost model" tune --workload gemm:128 --strategy model_b
 expect_bad_args "missing transfer database" tune --workload gemm:128 --strategy model_based --cost-model xgboost \
   --transfer-from /nonexistent/runs.db
 
+# tune resumes a workload by what it computes: C6 and its shape are one run; --json names the target
+# and the ISA the vendor baseline ran.
+resume_db=$(mktemp -d)/runs.db
+resume_args=(--batch 1 --repeats 1 --select 0 --db "$resume_db")
+if "$tessel" tune --workload C6 "${resume_args[@]}" --trials 1 > /dev/null 2>&1 &&
+   out=$("$tessel" tune --workload conv2d:1,128,28,28,128,3,1,1 "${resume_args[@]}" --trials 2 --json 2>/dev/null) &&
+   [ "$("$tessel" records export --db "$resume_db" | wc -l)" = 2 ] && tail -n 1 <<< "$out" | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["trials"] == 2 and obj["target"].startswith("llvm_cpu") and obj["baseline_isa"], obj
+'; then pass; else fail "tune --workload C6 and conv2d:1,128,28,28,128,3,1,1 are not one run"; fi
+rm -rf "$(dirname "$resume_db")"
+grep -q avx512f /proc/cpuinfo ||
+  expect_bad_args "tune for a target this machine cannot run" tune --workload gemm:64 --target "llvm_cpu -isa=avx512"
+
 # bench --tuned: a tuned configuration of the database replaces the default schedule, still correct.
 tuned_db=$(mktemp -d)/runs.db
 if "$tessel" tune --workload gemm:96 --trials 4 --repeats 2 --db "$tuned_db" > /dev/null 2>&1 &&

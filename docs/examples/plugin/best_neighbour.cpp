@@ -20,6 +20,7 @@ using tessel::Allowed;
 using tessel::ParamSpec;
 using tessel::ParamType;
 using tessel::PluginParams;
+using tessel::search::Candidate;
 using tessel::search::SearchStrategy;
 using tessel::search::TrialOutcome;
 
@@ -30,9 +31,9 @@ class BestNeighbour : public SearchStrategy {
       : SearchStrategy(seed), radius_(radius), patience_(patience) {}
 
  protected:
-  std::vector<uint64_t> propose(size_t n) override {
+  std::vector<Candidate> propose(size_t n) override {
     if (!current_) return random_unvisited(n);  // nothing to climb from yet, or restarting
-    std::vector<uint64_t> around = unvisited_neighbours(*current_);
+    std::vector<Candidate> around = unvisited_neighbours(*current_);
     if (around.empty()) {  // a local optimum: every neighbour is measured
       restart();
       return random_unvisited(n);
@@ -47,7 +48,7 @@ class BestNeighbour : public SearchStrategy {
     for (const TrialOutcome& o : outcomes)
       if (o.ok && (!best || o.gflops > best->gflops)) best = &o;
     if (best && best->gflops > current_gflops_) {
-      current_ = best->config_index;
+      current_ = best->candidate;
       current_gflops_ = best->gflops;
       stale_batches_ = 0;
     } else if (current_ && ++stale_batches_ >= patience_) {
@@ -56,21 +57,12 @@ class BestNeighbour : public SearchStrategy {
   }
 
  private:
-  // Configurations one knob away: each knob's choice moved by 1..radius positions either way.
-  std::vector<uint64_t> unvisited_neighbours(uint64_t index) const {
-    std::vector<uint64_t> out;
-    const std::vector<size_t> from = space().decode(index);
-    for (size_t k = 0; k < from.size(); ++k) {
-      const int64_t size = static_cast<int64_t>(space().knobs()[k].size());
-      for (int64_t step = -radius_; step <= radius_; ++step) {
-        const int64_t choice = static_cast<int64_t>(from[k]) + step;
-        if (step == 0 || choice < 0 || choice >= size) continue;
-        std::vector<size_t> moved = from;
-        moved[k] = static_cast<size_t>(choice);
-        const uint64_t neighbour = space().encode(moved);
-        if (!visited(neighbour)) out.push_back(neighbour);
-      }
-    }
+  // Candidates one decision away (for a knob template: one knob's choice moved by 1..radius
+  // positions either way), as the space defines its neighbourhood.
+  std::vector<Candidate> unvisited_neighbours(const Candidate& from) const {
+    std::vector<Candidate> out;
+    for (const Candidate& neighbour : space().neighbours(from, static_cast<size_t>(radius_)))
+      if (!visited(neighbour)) out.push_back(neighbour);
     return out;
   }
 
@@ -82,7 +74,7 @@ class BestNeighbour : public SearchStrategy {
   }
 
   int64_t radius_, patience_;
-  std::optional<uint64_t> current_;
+  std::optional<Candidate> current_;
   double current_gflops_ = 0;
   int64_t stale_batches_ = 0;
 };

@@ -23,15 +23,15 @@ class KnnModel : public tessel::CostModel {
   std::string name() const override { return "knn"; }
   bool trained() const override { return !targets_.empty(); }
 
-  void fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override {
-    tessel::check_fit_input(name(), x, throughput);
+  // The base's fit() has checked the input (as many throughputs as programs, none negative).
+  void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override {
     points_.clear();
     for (const ProgramFeatures& f : x) points_.push_back(f.flat);
     targets_ = tessel::normalized_throughput(throughput);
   }
 
-  std::vector<double> predict(const std::vector<ProgramFeatures>& x) const override {
-    if (!trained()) tessel::throw_untrained(name());
+  // Called by the base's predict() only once trained; it checks there is one finite score per program.
+  std::vector<double> do_predict(const std::vector<ProgramFeatures>& x) const override {
     std::vector<double> scores;
     for (const ProgramFeatures& f : x) scores.push_back(mean_of_nearest(f.flat));
     return scores;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <memory>
 #include <random>
-#include <unordered_set>
 
 #include "search/strategies/rl_strategy.h"
 #include "search/strategies/torch/knob_policy.h"
@@ -26,16 +25,17 @@ class RlStrategy : public SearchStrategy {
 
  protected:
   void on_bind() override;
-  std::vector<uint64_t> propose(size_t n) override;
+  std::vector<Candidate> propose(size_t n) override;
   void observe(const std::vector<TrialOutcome>& outcomes) override;
 
  private:
-  uint64_t encode(const std::vector<int64_t>& decisions) const;
+  Candidate encode(const std::vector<int64_t>& decisions) const;
   torch::Tensor decisions_of(const std::vector<TrialOutcome>& outcomes) const;
   torch::Tensor advantages(const std::vector<TrialOutcome>& outcomes);
   void train(const torch::Tensor& decisions, const torch::Tensor& advantages);
 
   RlOptions options_;
+  const ConfigSpace* space_ = nullptr;  // the policy chooses knob by knob
   std::vector<size_t> knobs_;  // positions of the knobs with more than one choice: the decisions
   rl::KnobPolicy policy_{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer_;
@@ -45,12 +45,13 @@ class RlStrategy : public SearchStrategy {
 };
 
 void RlStrategy::on_bind() {
+  space_ = &task().knob_space("strategy rl");
   knobs_.clear();
   std::vector<int64_t> sizes;
-  for (size_t k = 0; k < space().knobs().size(); ++k) {
-    if (space().knobs()[k].size() < 2) continue;
+  for (size_t k = 0; k < space_->knobs().size(); ++k) {
+    if (space_->knobs()[k].size() < 2) continue;
     knobs_.push_back(k);
-    sizes.push_back(static_cast<int64_t>(space().knobs()[k].size()));
+    sizes.push_back(static_cast<int64_t>(space_->knobs()[k].size()));
   }
   // Initialization draws from libtorch's global generator: seed it just before, so the network
   // depends on the seed alone, whatever else used libtorch in this process.
@@ -62,22 +63,20 @@ void RlStrategy::on_bind() {
   has_baseline_ = false;
 }
 
-uint64_t RlStrategy::encode(const std::vector<int64_t>& decisions) const {
-  std::vector<size_t> choices(space().knobs().size(), 0);
+Candidate RlStrategy::encode(const std::vector<int64_t>& decisions) const {
+  std::vector<size_t> choices(space_->knobs().size(), 0);
   for (size_t t = 0; t < knobs_.size(); ++t) choices[knobs_[t]] = static_cast<size_t>(decisions[t]);
-  return space().encode(choices);
+  return Candidate::from_index(space_->encode(choices));
 }
 
-std::vector<uint64_t> RlStrategy::propose(size_t n) {
-  std::vector<uint64_t> batch;
-  std::unordered_set<uint64_t> taken;
+std::vector<Candidate> RlStrategy::propose(size_t n) {
+  std::vector<Candidate> batch;
   std::uniform_real_distribution<double> unit(0, 1);
   auto uniform = [&] { return unit(rng()); };
   for (int round = 0; round < options_.resample && batch.size() < n; ++round) {
-    for (const std::vector<int64_t>& decisions : policy_->sample(n, uniform)) {
-      uint64_t index = encode(decisions);
-      if (batch.size() < n && !visited(index) && taken.insert(index).second) batch.push_back(index);
-    }
+    std::vector<Candidate> sampled;
+    for (const std::vector<int64_t>& decisions : policy_->sample(n, uniform)) sampled.push_back(encode(decisions));
+    add_unvisited(batch, sampled, n);
   }
   return batch;  // the base class fills what the policy could not with random configurations
 }
@@ -87,7 +86,7 @@ torch::Tensor RlStrategy::decisions_of(const std::vector<TrialOutcome>& outcomes
   torch::Tensor out = torch::empty({rows, cols}, torch::kInt64);
   int64_t* data = out.data_ptr<int64_t>();
   for (const TrialOutcome& o : outcomes) {
-    std::vector<size_t> choices = space().decode(o.config_index);
+    std::vector<size_t> choices = space_->get(o.candidate).choices();
     for (size_t knob : knobs_) *data++ = static_cast<int64_t>(choices[knob]);
   }
   return out;

@@ -1,0 +1,79 @@
+// Tuned-configuration lookup (search/tuned_config.h).
+#include "search/tuned_config.h"
+
+#include <algorithm>
+
+namespace tessel::search {
+
+namespace {
+
+// 0 for the task's own target, 1 for another known target, 2 for an unknown one.
+int target_rank(const std::string& record_target, const Task& task) {
+  if (record_target == task.target().key()) return 0;
+  return record_target == kUnknownTarget ? 2 : 1;
+}
+
+// Whether a recorded candidate and its readable form still name one point of the task's space.
+bool fits(const Task& task, const Candidate& candidate, const nlohmann::json& config) {
+  if (!task.space().contains(candidate)) return false;
+  try {
+    return task.space().candidate_from_json(config) == candidate;
+  } catch (const UserError&) {
+    return false;
+  }
+}
+
+struct Option {
+  int rank;  // target rank × 2 + (0 for a selection, 1 for a trial)
+  TunedConfig config;
+};
+
+TunedConfig tuned_of(const RunKey& run, const Candidate& c, const nlohmann::json& config, const char* source,
+                     std::string origin, const Task& task) {
+  return {c, config, source, std::move(origin), run.workload, run.target, run.target == task.target().key()};
+}
+
+}  // namespace
+
+std::string TunedConfig::label() const {
+  std::string out = "tuned" + candidate.str() + (origin == "default" ? ":default" : "");
+  if (!same_target) out += "@" + (record_target == kUnknownTarget ? std::string("unknown-target") : record_target);
+  return out;
+}
+
+std::string TunedConfig::fallback_note(const Task& task, const std::string& db_path) const {
+  if (same_target) return "";
+  std::string tuned_for = record_target == kUnknownTarget
+                              ? std::string("an unknown target (recorded before targets were)")
+                              : "target '" + record_target + "'";
+  return "note: " + task.workload().name + ": " + db_path + " has no configuration tuned for '" +
+         task.target().key() + "'; using " + label() + ", tuned for " + tuned_for + " as " + record_workload;
+}
+
+TunedRecords TunedRecords::read(const std::string& db_path) {
+  return TunedRecords(RecordsDb::open(db_path, RecordsDb::Access::ReadOnly));
+}
+
+TunedRecords::TunedRecords(const RecordsDb& db)
+    : path_(db.path()), chosen_(db.chosen_per_task()), best_(db.best_per_task()) {}
+
+std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
+  auto ours = [&](const RunKey& run) {
+    return run.workload_key == task.workload().key() && run.space == task.space_name();
+  };
+  std::vector<Option> options;
+  for (const SelectionRecord& c : chosen_)
+    if (ours(c.run) && fits(task, c.candidate, c.config))
+      options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, c.candidate, c.config, "selection",
+                                                                        c.origin, task)});
+  for (const TrialRecord& t : best_)
+    if (ours(t.run) && fits(task, t.candidate, t.config))
+      options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, t.candidate, t.config, "trial",
+                                                                            "", task)});
+  if (options.empty()) return std::nullopt;
+  return std::min_element(options.begin(), options.end(),
+                          [](const Option& a, const Option& b) { return a.rank < b.rank; })
+      ->config;
+}
+
+}  // namespace tessel::search
