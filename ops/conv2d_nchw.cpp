@@ -38,7 +38,7 @@ Tensor conv2d_nchw(const Tensor& data, const Tensor& kernel, const Conv2dParams&
 
 Schedule schedule_conv2d_nchw_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   schedule_window(s, output, acc, WindowConfig{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1, 2}, {2}});
   return s;
 }

@@ -80,7 +80,7 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
 
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config) {
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   schedule_window(s, output, acc, config);
   return s;
 }

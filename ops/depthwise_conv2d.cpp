@@ -90,7 +90,7 @@ WindowConfig depthwise_fallback_config(const Tensor& output, const Target& targe
 
 Schedule schedule_depthwise_conv2d(const Tensor& output, const WindowConfig& config) {
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   schedule_window(s, output, acc, config);
   return s;
 }

@@ -147,7 +147,7 @@ Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
   Tensor packed = find_by_tag(output, "pack");
   check_config(config, packed.shape()[2]);
   Schedule s = create_schedule({output});
-  Tensor acc = s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);
   IterVar at = schedule_output(s[output], config);
   schedule_accumulator(s[acc], s[output], at, config);
   Stage p = s[packed];

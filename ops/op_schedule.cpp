@@ -1,6 +1,8 @@
 // Lookup of operator schedules in the plugin registry, by tag and device kind.
 #include "ops/op_schedule.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace tessel::ops {
@@ -15,6 +17,29 @@ Schedule default_schedule(const Tensor& output, const Target& target, const nloh
   return Registry<OpSchedule>::instance()
       .create(op_schedule_name(output->tag, target.device()), params)
       ->apply(output, target);
+}
+
+Tensor output_accumulator(Schedule& s, const Tensor& output) {
+  if (output->is_reduction()) return s.cache_write(output);
+  Tensor anchor;
+  std::vector<Tensor> pending = input_tensors(output), inlined;
+  while (!pending.empty()) {
+    Tensor t = pending.back();
+    pending.pop_back();
+    if (t->is_placeholder() || std::any_of(inlined.begin(), inlined.end(), [&](const Tensor& i) { return i.same_as(t); }))
+      continue;
+    if (t->is_reduction()) {
+      TESSEL_CHECK(!anchor.defined() || anchor.same_as(t), "'", output.name(), "' reads two reductions, '",
+                   anchor.name(), "' and '", t.name(), "'");
+      anchor = t;
+      continue;
+    }
+    s[t].compute_inline();
+    inlined.push_back(t);
+    for (const Tensor& in : input_tensors(t)) pending.push_back(in);
+  }
+  TESSEL_CHECK(anchor.defined(), "'", output.name(), "' reads no reduction to compute at its tiles");
+  return anchor;
 }
 
 Tensor find_by_tag(const Tensor& output, const std::string& tag) {

@@ -48,6 +48,14 @@ class FunctionSchedule : public OpSchedule {
   Function function_;
 };
 
+// The stage computing a reduction family's result inside `output`'s loops (convolutions, dense,
+// pooling). Alone, `output` is the operator's own reduction stage, and this is a cache_write of
+// it. As the output of a fused group, `output` reads the operator's reduction (its anchor) through
+// element-wise stages (bias, activation, residual add); those are inlined into `output`, so they
+// run in the anchor's output loop, and the anchor's stage is returned, to be computed at output's
+// tiles as a cache_write would be.
+Tensor output_accumulator(Schedule& s, const Tensor& output);
+
 // The stage `output` was built from, found by tag among the operations it reads (itself
 // included): schedules use it to find their anchor stage. Throws InternalError if absent.
 Tensor find_by_tag(const Tensor& output, const std::string& tag);

@@ -74,7 +74,7 @@ Tensor avg_pool2d(const Tensor& data, std::array<int64_t, 2> window, const Conv2
 
 Schedule schedule_pool2d_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
-  Tensor acc = output->tag == "avg_pool2d" ? find_by_tag(output, "pool_sum") : s.cache_write(output);
+  Tensor acc = output_accumulator(s, output);  // an average's pool_sum stage, a maximum's cache_write
   schedule_window(s, output, acc, WindowConfig{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1}, {1}});
   return s;
 }

@@ -23,4 +23,12 @@ void add_records_command(CLI::App& app);
 // `tessel experiment run|record`: experiment configs and recorded sets (tools/experiment_command.cpp).
 void add_experiment_command(CLI::App& app, int argc, char** argv);
 
+// `tessel compile model.onnx -o out/ [--passes ...] [--target T] [--json]` and
+// `tessel run out/ --input [NAME=]x.npy --output y.npy` (tools/model_commands.cpp).
+void add_model_commands(CLI::App& app);
+
+// `tessel bench-model model.onnx [--torchscript m.pt] [--threads N] [--json]`: the compiled model
+// against libtorch, alternating (tools/bench_model_command.cpp).
+void add_bench_model_command(CLI::App& app);
+
 }  // namespace tessel::tools

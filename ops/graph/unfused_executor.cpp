@@ -3,13 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
-#include <thread>
 #include <unordered_map>
 
 #include "ir/graph/op.h"
 #include "ir/graph/verifier.h"
 #include "ir/te_interpreter.h"
+#include "ops/graph/parallel_build.h"
 #include "ops/op_schedule.h"
 #include "passes/lower/lower.h"
 #include "support/error.h"
@@ -63,28 +62,7 @@ BuiltKernel build_kernel(const KernelRequest& r, const Target& target) {
 // Builds every request, on as many threads as the machine has.
 std::vector<BuiltKernel> build_all(const std::vector<KernelRequest>& requests, const Target& target) {
   std::vector<BuiltKernel> built(requests.size());
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < requests.size();) built[i] = build_kernel(requests[i], target);
-  };
-  size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, requests.size() ? requests.size() : 1);
-  std::vector<std::future<void>> running;
-  for (size_t t = 1; t < threads; ++t) running.push_back(std::async(std::launch::async, worker));
-  std::exception_ptr failure;
-  try {
-    worker();
-  } catch (...) {
-    failure = std::current_exception();
-    next = requests.size();
-  }
-  for (auto& f : running) {
-    try {
-      f.get();
-    } catch (...) {
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  parallel_for_each(requests.size(), [&](size_t i) { built[i] = build_kernel(requests[i], target); });
   return built;
 }
 

@@ -268,5 +268,53 @@ expect_message "bad back end parameter" "parameter 'opt_level' of backend 'llvm_
   tune --workload gemm:64 --backend-param opt_level=9
 rm -rf "$work"
 
+
+# compile and run: the DQN (exported by the build next to tessel) compiled into a module folder
+# and run on its example input gives PyTorch's output; bad models, passes, folders and inputs are
+# one line and exit status 2.
+models=$(dirname "$tessel")/models
+work=$(mktemp -d)
+if "$tessel" compile "$models/dqn.onnx" -o "$work/dqn" --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["kernels"] > 0 and obj["planned_activation_bytes"] > 0, obj
+assert all(g["schedule"].startswith("default") for g in obj["groups"]), obj
+' && "$tessel" run "$work/dqn" --input "$models/dqn.input.npy" --output "$work/y.npy" > /dev/null &&
+   $py -c '
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+assert np.allclose(a, b, rtol=1e-4, atol=1e-5), abs(a - b).max()
+' "$work/y.npy" "$models/dqn.output.npy"; then pass; else fail "compile + run of the DQN does not reproduce PyTorch"; fi
+printf 'not a model' > "$work/bad.onnx"
+head -c 100 "$models/dqn.onnx" > "$work/truncated.onnx"
+expect_bad_args "compile: missing model" compile /nonexistent/model.onnx -o "$work/x"
+expect_bad_args "compile: not ONNX" compile "$work/bad.onnx" -o "$work/x"
+expect_bad_args "compile: truncated model" compile "$work/truncated.onnx" -o "$work/x"
+expect_bad_args "compile: unknown pass" compile "$models/dqn.onnx" -o "$work/x" --passes -fusion
+expect_bad_args "compile: no output folder" compile "$models/dqn.onnx"
+expect_bad_args "run: missing folder" run /nonexistent/module
+expect_bad_args "run: wrong input name" run "$work/dqn" --input nope="$models/dqn.input.npy"
+expect_bad_args "run: wrong input shape" run "$work/dqn" --input "$work/y.npy"
+expect_bad_args "run: missing input file" run "$work/dqn" --input /nonexistent/x.npy
+cp -r "$work/dqn" "$work/corrupt" && printf '{"format": "tessel-graph"' > "$work/corrupt/graph.json"
+expect_bad_args "run: corrupt graph.json" run "$work/corrupt" --input "$models/dqn.input.npy"
+cp -r "$work/dqn" "$work/noparams" && rm "$work/noparams/params.bin"
+expect_bad_args "run: missing params.bin" run "$work/noparams" --input "$models/dqn.input.npy"
+cp -r "$work/dqn" "$work/nokernels" && printf 'garbage' > "$work/nokernels/kernels.so"
+expect_bad_args "run: corrupt kernels.so" run "$work/nokernels" --input "$models/dqn.input.npy"
+rm -rf "$work"
+
+# bench-model --json: the JSON line of the graph issue, the DQN against libtorch.
+if "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_diff", "max_rel_diff", "correct",
+        "threads", "passes"}
+assert keys <= obj.keys(), keys - obj.keys()
+assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
+assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
+'; then pass; else fail "bench-model --json breaks the contract"; fi
+expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

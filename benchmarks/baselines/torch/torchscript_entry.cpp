@@ -1,0 +1,41 @@
+// The libtorch side of TorchScript models (benchmarks/baselines/torchscript_model.h), built into
+// libtessel_torch.so and found there by symbol.
+#include <ATen/Parallel.h>
+#include <torch/script.h>
+
+#include <cstring>
+
+#include "benchmarks/baselines/torchscript_model.h"
+#include "support/error.h"
+
+namespace {
+
+class LibtorchModel : public tessel::TorchScriptModel {
+ public:
+  explicit LibtorchModel(torch::jit::Module module) : module_(std::move(module)) { module_.eval(); }
+
+  tessel::NDArray forward(const tessel::NDArray& input) override {
+    if (!(input.dtype() == tessel::ElementType::of<float>())) tessel::user_error("TorchScript models take float32 input");
+    torch::InferenceMode inference;
+    torch::Tensor x = torch::from_blob(const_cast<void*>(input.data()), input.shape(), torch::kFloat32);
+    torch::jit::IValue result = module_.forward({x});
+    torch::Tensor y = (result.isTuple() ? result.toTuple()->elements()[0] : result).toTensor().contiguous();
+    tessel::NDArray out = tessel::NDArray::empty(y.sizes().vec(), tessel::ElementType::of<float>());
+    std::memcpy(out.data(), y.data_ptr<float>(), out.nbytes());
+    return out;
+  }
+
+ private:
+  torch::jit::Module module_;
+};
+
+}  // namespace
+
+extern "C" tessel::TorchScriptModel* tessel_load_torchscript(const char* path, int threads) {
+  at::set_num_threads(threads);
+  try {
+    return new LibtorchModel(torch::jit::load(path));
+  } catch (const c10::Error& e) {
+    tessel::user_error("cannot load the TorchScript model '", path, "': ", e.what_without_backtrace());
+  }
+}

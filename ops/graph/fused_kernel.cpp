@@ -1,0 +1,95 @@
+// Fused group kernels: expression and schedule (ops/graph/fused_kernel.h).
+#include "ops/graph/fused_kernel.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "ir/graph/op.h"
+#include "ops/op_schedule.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+using graph::Node;
+using graph::NodeId;
+using graph::ValueId;
+
+std::vector<Tensor> GroupKernel::args() const {
+  std::vector<Tensor> out = placeholders;
+  out.push_back(output);
+  return out;
+}
+
+GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes, ValueId output) {
+  GroupKernel k;
+  k.output_value = output;
+  std::unordered_map<ValueId, Tensor> tensor_of;
+  std::unordered_map<ValueId, std::string> ref;  // how the key names a value
+  for (size_t index = 0; index < nodes.size(); ++index) {
+    const Node& node = g.node(nodes[index]);
+    std::vector<Tensor> in;
+    k.key += node.op + node.attrs.str() + "(";
+    for (ValueId v : node.inputs) {
+      if (!tensor_of.count(v)) {
+        const graph::TensorType& t = g.value(v).type;
+        ref[v] = "in" + std::to_string(k.inputs.size()) + ":" + t.str();
+        tensor_of[v] = placeholder(t.shape, t.dtype, "x" + std::to_string(k.inputs.size()));
+        k.inputs.push_back(v);
+        k.placeholders.push_back(tensor_of[v]);
+      }
+      in.push_back(tensor_of[v]);
+      k.key += ref[v] + ",";
+    }
+    k.key += ");";
+    std::vector<Tensor> out;
+    try {
+      out = graph::graph_op(node.op).compute(in, node.attrs);
+    } catch (const UserError& e) {
+      user_error("node '", node.name, "': ", e.what());
+    }
+    graph::OpPattern pattern = graph::graph_op(node.op).pattern();
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      tensor_of[node.outputs[i]] = out.at(i);
+      ref[node.outputs[i]] = "n" + std::to_string(index) + "." + std::to_string(i);
+      k.node_outputs.push_back(out[i]);
+      if (pattern == graph::OpPattern::ComplexOutFusable || pattern == graph::OpPattern::Opaque) k.anchor = out[i];
+    }
+  }
+  k.output = tensor_of.at(output);
+  k.key += "->" + ref.at(output);
+  TESSEL_CHECK(!k.output->is_placeholder(), "a fused group's output '", g.value(output).name, "' is one of its inputs");
+  // Lowering takes exactly the tensors read: drop inputs the output does not depend on.
+  std::vector<Tensor> read = topological_order({k.output});
+  for (size_t i = k.inputs.size(); i-- > 0;) {
+    bool used = std::any_of(read.begin(), read.end(), [&](const Tensor& t) { return t.same_as(k.placeholders[i]); });
+    if (used) continue;
+    k.inputs.erase(k.inputs.begin() + i);
+    k.placeholders.erase(k.placeholders.begin() + i);
+  }
+  return k;
+}
+
+namespace {
+
+// The default schedule registered for `tag`, applied to `output` (the one place a fused group
+// meets the operator schedules of ops/).
+Schedule default_schedule_for(const std::string& tag, const Tensor& output, const Target& target) {
+  return Registry<OpSchedule>::instance().create(op_schedule_name(tag, target.device()))->apply(output, target);
+}
+
+}  // namespace
+
+Schedule schedule_group(const GroupKernel& k, const Target& target) {
+  bool anchored = k.anchor.defined() && !k.anchor.same_as(k.output);
+  Schedule s = default_schedule_for(anchored ? k.anchor->tag : k.output->tag, k.output, target);
+  std::vector<Tensor> stages = topological_order({k.output});
+  for (const Tensor& t : k.node_outputs) {
+    if (t.same_as(k.output) || t.same_as(k.anchor) || t->is_placeholder() || t->is_reduction()) continue;
+    if (std::none_of(stages.begin(), stages.end(), [&](const Tensor& st) { return st.same_as(t); })) continue;
+    if (s[t]->attach == AttachKind::Root) s[t].compute_inline();
+  }
+  return s;
+}
+
+}  // namespace tessel::ops

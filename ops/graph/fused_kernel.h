@@ -1,0 +1,43 @@
+// The kernel of a fused group of graph nodes (chosen by the "fuse" graph pass): one tensor
+// expression made of the nodes' own expressions (ir/graph/op.h), scheduled by the default schedule
+// of its anchor (the convolution, dense or pooling) with the other nodes' stages inlined: a
+// convolution's bias, batch-norm scale, activation, residual add or clip are computed in the
+// convolution's output loop, an element-wise chain in the loop of the reduction it feeds, never
+// in a pass of their own over memory.
+//
+//   GroupKernel k = group_kernel(g, {conv, bias, relu}, relu_output);
+//   LoweredFunc f = lower(schedule_group(k, target), k.args(), "fused_0", target);   // inputs..., output
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/graph/graph.h"
+#include "ir/schedule.h"
+#include "target/target.h"
+
+namespace tessel::ops {
+
+struct GroupKernel {
+  std::vector<graph::ValueId> inputs;  // the graph values the kernel reads, in argument order
+  std::vector<Tensor> placeholders;    // one per input
+  graph::ValueId output_value = -1;
+  Tensor output;                       // what the kernel computes (its last argument)
+  std::vector<Tensor> node_outputs;    // every node's outputs, the anchor's and the output's included
+  Tensor anchor;                       // the anchor's output, undefined when the group has none
+  // Identical for groups computing the same thing on the same types (operators, attributes,
+  // wiring), so equal groups share one compiled kernel.
+  std::string key;
+
+  std::vector<Tensor> args() const;  // placeholders, then output
+};
+
+// The expression of value `output` computed by `nodes` (producers first), every value they read
+// from outside becoming an input. The anchor is the node whose op pattern is complex-out-fusable
+// or opaque (at most one). Throws UserError (naming the node) if an operator refuses its inputs.
+GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>& nodes, graph::ValueId output);
+
+// The anchor's default schedule for `target` (the output's when there is no anchor) applied to the
+// output, with the stages of the other nodes inlined where they are read.
+Schedule schedule_group(const GroupKernel& kernel, const Target& target);
+
+}  // namespace tessel::ops

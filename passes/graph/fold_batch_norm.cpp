@@ -1,0 +1,115 @@
+// Graph pass "fold_batch_norm": an inference batch normalization right after a convolution
+// (conv2d, optionally followed by its bias_add) becomes part of it. With s = scale / sqrt(var + eps)
+// per output channel, the convolution's weight is scaled by s and the normalization leaves only a
+// bias, (bias - mean) * s + beta: conv2d(x, w·s) followed by bias_add. The network then runs one
+// convolution and one per-channel add instead of a convolution and a normalization.
+//
+// Assumes constant float32 weights and statistics, and that the convolution's (and bias_add's)
+// output feeds only the normalization; anything else is left as it is.
+#include <cmath>
+
+#include "passes/graph/graph_pass.h"
+#include "support/registry.h"
+
+namespace tessel::graph {
+
+namespace {
+
+// The constant float32 array of `v`, or nullptr.
+const NDArray* float_constant(const Graph& g, ValueId v) {
+  const NDArray* a = g.constant_value(v);
+  return a && a->dtype() == ElementType::of<float>() ? a : nullptr;
+}
+
+// The producer of `v` if it is an `op` node whose only reader is one input slot of one node.
+const Node* sole_producer(const Graph& g, ValueId v, const char* op) {
+  const Node& p = g.node(g.value(v).producer);
+  if (p.op != op || g.users(v).size() != 1 || g.is_output(v)) return nullptr;
+  return &p;
+}
+
+// A normalization that folds, with copies of what folding reads (adding nodes moves the graph's
+// node storage, so nothing here points into it).
+struct FoldSite {
+  Node conv;
+  NDArray weight, conv_bias;  // conv_bias: of a bias_add between convolution and normalization, if any
+  NDArray scale, beta, mean, var;
+  double epsilon = 1e-5;
+  ValueId output = -1;  // of the normalization
+};
+
+std::optional<FoldSite> find_site(const Graph& g, const Node& bn) {
+  const NDArray* stats[4];
+  for (int i = 0; i < 4; ++i)
+    if (!(stats[i] = float_constant(g, bn.inputs[1 + i]))) return std::nullopt;
+  FoldSite s;
+  s.scale = *stats[0];
+  s.beta = *stats[1];
+  s.mean = *stats[2];
+  s.var = *stats[3];
+  s.epsilon = bn.attrs.get_float("epsilon", 1e-5);
+  s.output = bn.outputs[0];
+  ValueId x = bn.inputs[0];
+  if (const Node* bias = sole_producer(g, x, "bias_add")) {
+    const NDArray* b = float_constant(g, bias->inputs[1]);
+    if (!b || bias->attrs.get_int("axis", 1) != 1) return std::nullopt;
+    s.conv_bias = *b;
+    x = bias->inputs[0];
+  }
+  const Node* conv = sole_producer(g, x, "conv2d");
+  if (!conv) return std::nullopt;
+  const NDArray* w = float_constant(g, conv->inputs[1]);
+  if (!w) return std::nullopt;
+  s.conv = *conv;
+  s.weight = *w;
+  return s;
+}
+
+// Replaces the normalization of `s` by its convolution with folded weight and a bias.
+void fold(Graph& g, const FoldSite& s) {
+  int64_t channels = s.weight.shape()[0], per_channel = s.weight.numel() / channels;
+  NDArray folded = s.weight.copy();
+  NDArray bias = NDArray::empty({channels}, ElementType::of<float>());
+  for (int64_t c = 0; c < channels; ++c) {
+    float scale = s.scale.data_as<float>()[c] / std::sqrt(s.var.data_as<float>()[c] + static_cast<float>(s.epsilon));
+    float* row = folded.data_as<float>() + c * per_channel;
+    for (int64_t i = 0; i < per_channel; ++i) row[i] *= scale;
+    float b = s.conv_bias.defined() ? s.conv_bias.data_as<float>()[c] : 0.0f;
+    bias.data_as<float>()[c] = (b - s.mean.data_as<float>()[c]) * scale + s.beta.data_as<float>()[c];
+  }
+  const std::string& base = s.conv.name;
+  std::string layout = g.value(s.conv.inputs[1]).type.layout;
+  ValueId wv = g.add_constant(g.unique_value_name(base + ".folded_weight"), folded, layout);
+  ValueId bv = g.add_constant(g.unique_value_name(base + ".folded_bias"), bias);
+  ValueId y = g.add_op("conv2d", {s.conv.inputs[0], wv}, s.conv.attrs);
+  ValueId out = g.add_op("bias_add", {y, bv}, {{"axis", int64_t{1}}});
+  replace_value(g, s.output, out);
+}
+
+class FoldBatchNorm : public GraphPass {
+ public:
+  std::string run(OptimizedGraph& opt) const override {
+    Graph& g = opt.graph;
+    int folded = 0, kept = 0;
+    for (NodeId n : g.topological_order()) {
+      if (g.node(n).op != "batch_norm") continue;
+      std::optional<FoldSite> site = find_site(g, g.node(n));
+      if (!site) {
+        ++kept;
+        continue;
+      }
+      fold(g, *site);
+      ++folded;
+    }
+    if (folded) opt.graph_changed();
+    return "folded " + std::to_string(folded) + " batch norms into convolutions, kept " + std::to_string(kept);
+  }
+};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(GraphPass, fold_batch_norm,
+                       "batch normalization after a convolution folded into its weight and a bias", {},
+                       [](const PluginParams&) { return std::make_unique<FoldBatchNorm>(); });
+
+}  // namespace tessel::graph

@@ -1,0 +1,118 @@
+// The graph executor of module folders (runtime/graph_executor.h).
+#include "runtime/graph_executor.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "support/error.h"
+
+namespace tessel {
+
+namespace {
+
+int64_t bytes_of(ElementType dtype, const std::vector<int64_t>& shape) {
+  int64_t n = dtype.bytes();
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::vector<NamedArray> params,
+                             const std::string& what)
+    : module_(std::move(module)), params_(std::move(params)) {
+  try {
+    if (graph.at("format") != "tessel-graph" || graph.at("version") != 1)
+      user_error(what, ": not a Tessel graph of version 1");
+    for (int64_t bytes : graph.at("storages").get<std::vector<int64_t>>()) {
+      if (bytes < 0) user_error(what, ": a storage has a negative size");
+      storage_.push_back(NDArray::empty({bytes}, ElementType::of<uint8_t>()));
+    }
+    auto storage = [&](const nlohmann::json& ref, int64_t bytes, const std::string& where) -> void* {
+      if (ref.contains("param")) {
+        std::string name = ref.at("param");
+        for (NamedArray& p : params_)
+          if (p.name == name) {
+            if (static_cast<int64_t>(p.array.nbytes()) != bytes)
+              user_error(what, ": ", where, " reads param '", name, "' of ", p.array.nbytes(), " bytes, not ", bytes);
+            return p.array.data();
+          }
+        user_error(what, ": ", where, " reads param '", name, "', which params.bin does not hold");
+      }
+      size_t id = ref.at("storage").get<size_t>();
+      if (id >= storage_.size() || static_cast<int64_t>(storage_[id].nbytes()) < bytes)
+        user_error(what, ": ", where, " uses storage ", id, ", which is missing or too small");
+      return storage_[id].data();
+    };
+    auto ports = [&](const nlohmann::json& list, std::vector<Port>& out, const char* kind) {
+      for (const nlohmann::json& p : list) {
+        Port port{p.at("name"), ElementType::parse(p.at("dtype")), p.at("shape").get<std::vector<int64_t>>()};
+        port.data = storage(p, bytes_of(port.dtype, port.shape), std::string(kind) + " '" + port.name + "'");
+        out.push_back(port);
+      }
+    };
+    ports(graph.at("inputs"), inputs_, "input");
+    ports(graph.at("outputs"), outputs_, "output");
+    for (const nlohmann::json& node : graph.at("nodes")) {
+      std::string name = node.at("kernel");
+      Call call{module_.function(name), {}};
+      const std::vector<ArgInfo>& declared = call.kernel.info().args;
+      const nlohmann::json& args = node.at("args");
+      if (args.size() != declared.size())
+        user_error(what, ": kernel '", name, "' takes ", declared.size(), " arguments; the graph gives ", args.size());
+      for (size_t i = 0; i < args.size(); ++i)
+        call.args.push_back(storage(args[i], bytes_of(declared[i].dtype, declared[i].shape), "kernel '" + name + "'"));
+      calls_.push_back(std::move(call));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    user_error(what, ": malformed graph: ", e.what());
+  }
+}
+
+GraphExecutor GraphExecutor::load(const std::string& folder) {
+  std::string graph_path = folder + "/graph.json";
+  std::ifstream in(graph_path);
+  if (!in) user_error("cannot read '", graph_path, "': is '", folder, "' a module folder written by tessel compile?");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json graph = nlohmann::json::parse(text.str(), nullptr, false);
+  if (graph.is_discarded()) user_error(graph_path, ": not valid JSON");
+  return GraphExecutor(load_module(folder + "/kernels.so"), graph, load_tensors(folder + "/params.bin"), graph_path);
+}
+
+void GraphExecutor::set_input(const std::string& name, const NDArray& value) {
+  for (const Port& p : inputs_) {
+    if (p.name != name) continue;
+    value.check_matches(p.shape, p.dtype, "input '" + name + "'");
+    std::memcpy(p.data, value.data(), value.nbytes());
+    return;
+  }
+  std::vector<std::string> names;
+  for (const Port& p : inputs_) names.push_back(p.name);
+  user_error("the model has no input named '", name, "'; its inputs are ", join_list(names));
+}
+
+void GraphExecutor::run() {
+  for (const Call& call : calls_) call.kernel.call(call.args.data());
+}
+
+NDArray GraphExecutor::output(size_t i) const {
+  if (i >= outputs_.size()) user_error("the model has ", outputs_.size(), " outputs; there is no output ", i);
+  const Port& p = outputs_[i];
+  NDArray out = NDArray::empty(p.shape, p.dtype);
+  std::memcpy(out.data(), p.data, out.nbytes());
+  return out;
+}
+
+std::vector<NDArray> GraphExecutor::run(const std::map<std::string, NDArray>& inputs) {
+  for (const auto& [name, value] : inputs) set_input(name, value);
+  for (const Port& p : inputs_)
+    if (!inputs.count(p.name)) user_error("no array was given for the model input '", p.name, "'");
+  run();
+  std::vector<NDArray> out;
+  for (size_t i = 0; i < outputs_.size(); ++i) out.push_back(output(i));
+  return out;
+}
+
+}  // namespace tessel

@@ -1,0 +1,174 @@
+// Fused kernels (ops/graph/fused_kernel.h) run by the fused executor (compiler/fused_executor.h)
+// over the memory plan, against the unfused executor on the same graph: convolutions, dense
+// layers and pooling with their element-wise tails, element-wise chains into reductions, opaque
+// operators; and the exported models against PyTorch's outputs.
+#include "compiler/compile_model.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "frontends/numpy/npy.h"
+#include "frontends/onnx/onnx_importer.h"
+#include "ir/printer.h"
+#include "ops/graph/fused_kernel.h"
+#include "ops/graph/unfused_executor.h"
+#include "passes/lower/lower.h"
+#include "tests/frontends/compare_arrays.h"
+#include "tests/user_error_check.h"
+
+using namespace tessel;
+using namespace tessel::graph;
+
+namespace {
+
+TensorType f32(std::vector<int64_t> shape, std::string layout = "") {
+  return {std::move(shape), DataType::float32(), std::move(layout)};
+}
+
+ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, uint64_t seed) {
+  return g.add_constant(name, NDArray::random_uniform(std::move(shape), DataType::float32(), seed, -1, 1));
+}
+
+// Runs g fused (default pipeline) and unfused on the same random input; returns the fusion.
+std::vector<FusedGroup> check_fused_matches_unfused(const Graph& g) {
+  OptimizedGraph opt = optimize_graph(g);
+  GraphExecutor fused = compile_model(opt).executor();
+  std::map<std::string, NDArray> in;
+  for (ValueId v : g.inputs())
+    in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 3 + v, -1, 1);
+  std::vector<NDArray> expected = ops::UnfusedExecutor(g).run(in);
+  for (int round = 0; round < 2; ++round) {  // twice: buffers reused across runs hold stale data
+    std::vector<NDArray> out = fused.run(in);
+    REQUIRE(out.size() == expected.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      test::Closeness c = test::compare_arrays(out[i], expected[i], 1e-5, 1e-5);
+      INFO("output " << i << ": max abs diff " << c.max_abs << " " << c.problem);
+      CHECK(c.close);
+    }
+  }
+  return *opt.groups;
+}
+
+}  // namespace
+
+TEST_CASE("fused kernels: convolution with its element-wise tail, residual block", "[graph][fused]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 10, 10}, "NCHW"));
+  Attributes same{{"pads", Ints{1, 1, 1, 1}}};
+  ValueId c1 = g.add_op("conv2d", {x, constant(g, "w1", {8, 8, 3, 3}, 1)}, same);
+  std::vector<ValueId> bn{c1};
+  for (uint64_t i = 0; i < 4; ++i)
+    bn.push_back(g.add_constant("bn" + std::to_string(i), NDArray::random_uniform({8}, DataType::float32(), 20 + i, 0.5, 2)));
+  ValueId y = g.add_op("relu", {g.add_op("batch_norm", bn)});
+  ValueId c2 = g.add_op("conv2d", {y, constant(g, "w2", {8, 8, 3, 3}, 2)}, same);
+  ValueId res = g.add_op("clip", {g.add_op("add", {c2, y})}, {{"min", 0.0}, {"max", 0.5}});
+  ValueId dw = g.add_op("conv2d", {res, constant(g, "dw", {8, 1, 3, 3}, 3)},
+                        {{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{8}}, {"strides", Ints{2, 2}}});
+  ValueId pool = g.add_op("relu", {g.add_op("avg_pool2d", {dw}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{1, 1}}})});
+  g.add_output(pool);
+  std::vector<FusedGroup> groups = check_fused_matches_unfused(g);
+  CHECK(groups.size() == 4);  // conv+bias+relu, conv+add+clip, depthwise conv, pool+relu
+}
+
+TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into reductions", "[graph][fused]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({4, 16}));
+  ValueId h = g.add_op("tanh", {g.add_op("add", {g.add_op("dense", {x, constant(g, "w", {12, 16}, 1)}),
+                                                constant(g, "b", {12}, 2)})});
+  ValueId s = g.add_op("softmax", {h}, {{"axis", int64_t{1}}});
+  ValueId r = g.add_op("reduce_sum", {g.add_op("exp", {g.add_op("neg", {s})})}, {{"axes", Ints{1}}});
+  g.add_output(r);
+  g.add_output(s);
+  std::vector<FusedGroup> groups = check_fused_matches_unfused(g);
+  CHECK(groups.size() == 3);
+}
+
+TEST_CASE("fused executor: bad inputs are user errors", "[graph][fused]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({4}));
+  g.add_output(g.add_op("relu", {x}));
+  GraphExecutor exec = compile_model(optimize_graph(g)).executor();
+  test::require_user_error([&] { exec.run({}); }, {"no array was given for the model input 'x'"});
+  test::require_user_error([&] { exec.run({{"y", NDArray::zeros({4}, DataType::float32())}}); }, {"no input named 'y'"});
+  test::require_user_error([&] { exec.run({{"x", NDArray::zeros({5}, DataType::float32())}}); }, {"input 'x'"});
+  test::require_user_error([&] { exec.output(1); }, {"no output 1"});
+}
+
+namespace {
+
+void check_model_fused(const std::string& name) {
+  auto path = [&](const std::string& suffix) { return std::string(TESSEL_BINARY_DIR) + "/models/" + name + suffix; };
+  OptimizedGraph opt = optimize_graph(frontend::import_onnx(path(".onnx")));
+  CompiledModel model = compile_model(opt);
+  NDArray out = model.executor().run({{opt.graph.value(opt.graph.inputs()[0]).name, frontend::read_npy(path(".input.npy"))}})[0];
+  test::Closeness c = test::compare_arrays(out, frontend::read_npy(path(".output.npy")), 1e-4, 1e-5);
+  std::cout << name << " fused: " << model.graph["nodes"].size() << " kernel calls, " << model.module.info().functions.size()
+            << " kernels compiled in " << model.compile_seconds << " s; planned activation memory "
+            << model.planned_bytes << " bytes; max abs diff " << c.max_abs << ", max rel diff " << c.max_rel << "\n";
+  INFO(name << ": " << c.problem << " max abs " << c.max_abs << " max rel " << c.max_rel);
+  CHECK(c.close);
+}
+
+}  // namespace
+
+TEST_CASE("fused ResNet-18 matches PyTorch", "[models][fused][resnet18]") { check_model_fused("resnet18"); }
+TEST_CASE("fused MobileNet-V2 matches PyTorch", "[models][fused][mobilenet_v2]") { check_model_fused("mobilenet_v2"); }
+TEST_CASE("fused DQN matches PyTorch", "[models][fused][dqn]") { check_model_fused("dqn"); }
+TEST_CASE("the fused DCGAN generator matches PyTorch", "[models][fused][dcgan]") { check_model_fused("dcgan"); }
+TEST_CASE("the fused LSTM language model matches PyTorch", "[models][fused][lstm_lm]") { check_model_fused("lstm_lm"); }
+
+TEST_CASE("fused kernels: the tail runs in the convolution's output loop", "[graph][fused]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 4, 6, 6}, "NCHW"));
+  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {4, 4, 3, 3}, 1)}, {{"pads", Ints{1, 1, 1, 1}}});
+  ValueId y = g.add_op("relu", {g.add_op("bias_add", {c, constant(g, "b", {4}, 2)}, {{"axis", int64_t{1}}})});
+  g.add_output(y);
+  OptimizedGraph opt = optimize_graph(g);
+  REQUIRE(opt.groups->size() == 1);
+  ops::GroupKernel k = ops::group_kernel(opt.graph, opt.groups->at(0).nodes, y);
+  std::string code = to_string(lower(ops::schedule_group(k, Target::host()), k.args(), "fused"));
+  INFO(code);
+  // The output is stored once, as relu(accumulator + bias), from a per-tile accumulator: no
+  // buffer holds the whole convolution, no stage of its own computes the bias or the relu.
+  CHECK(code.find("] = max(conv2d[") != std::string::npos);
+  CHECK(code.find("conv2d[float32 * 144]") == std::string::npos);
+  CHECK(code.find("allocate bias_add") == std::string::npos);
+}
+
+TEST_CASE("module folders: exported, loaded by the runtime alone, corrupt files refused", "[graph][module]") {
+  auto path = [](const std::string& suffix) { return std::string(TESSEL_BINARY_DIR) + "/models/dqn" + suffix; };
+  OptimizedGraph opt = optimize_graph(frontend::import_onnx(path(".onnx")));
+  CompiledModel model = compile_model(opt);
+  std::string dir = (std::filesystem::temp_directory_path() / ("tessel_module_" + std::to_string(getpid()))).string();
+  export_model(model, dir);
+  GraphExecutor exec = GraphExecutor::load(dir);
+  REQUIRE(exec.num_inputs() == 1);
+  exec.set_input(exec.input_name(0), frontend::read_npy(path(".input.npy")));
+  exec.run();
+  test::Closeness c = test::compare_arrays(exec.output(0), frontend::read_npy(path(".output.npy")), 1e-4, 1e-5);
+  CHECK(c.close);
+  // Corrupt or missing files: one UserError naming the file.
+  auto write = [&](const std::string& name, const std::string& text) { std::ofstream(dir + "/" + name) << text; };
+  std::string graph_text = model.graph.dump();
+  write("graph.json", "{not json");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "not valid JSON"});
+  nlohmann::json wrong = model.graph;
+  wrong["nodes"][0]["kernel"] = "fused_999";
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"fused_999"});
+  wrong = model.graph;
+  wrong["storages"] = nlohmann::json::array({1});
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "storage"});
+  write("graph.json", graph_text);
+  write("params.bin", "truncated");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"params.bin"});
+  save_tensors(dir + "/params.bin", model.params);
+  std::filesystem::remove(dir + "/kernels.so");
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"kernels.so"});
+  std::filesystem::remove_all(dir);
+}
