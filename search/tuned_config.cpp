@@ -13,14 +13,19 @@ int target_rank(const std::string& record_target, const Task& task) {
   return record_target == kUnknownTarget ? 2 : 1;
 }
 
-// Whether a recorded candidate and its readable form still name one point of the task's space.
-bool fits(const Task& task, const Candidate& candidate, const nlohmann::json& config) {
-  if (!task.space().contains(candidate)) return false;
+// The point of the task's space a record names, if any. A record of the task's own target must
+// name it by both its candidate and its readable form (anything else means the space changed since);
+// one tuned for another target, whose space may be numbered differently (spaces follow the vector
+// width and registers), is taken by its knob values.
+std::optional<Candidate> in_space(const Task& task, const std::string& record_target, const Candidate& candidate,
+                                  const nlohmann::json& config) {
   try {
-    return task.space().candidate_from_json(config) == candidate;
+    Candidate named = task.space().candidate_from_json(config);
+    if (record_target != task.target().key()) return named;
+    if (task.space().contains(candidate) && named == candidate) return candidate;
   } catch (const UserError&) {
-    return false;
   }
+  return std::nullopt;
 }
 
 struct Option {
@@ -63,12 +68,12 @@ std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
   };
   std::vector<Option> options;
   for (const SelectionRecord& c : chosen_)
-    if (ours(c.run) && fits(task, c.candidate, c.config))
-      options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, c.candidate, c.config, "selection",
+    if (std::optional<Candidate> point = in_space(task, c.run.target, c.candidate, c.config); point && ours(c.run))
+      options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, *point, c.config, "selection",
                                                                         c.origin, task)});
   for (const TrialRecord& t : best_)
-    if (ours(t.run) && fits(task, t.candidate, t.config))
-      options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, t.candidate, t.config, "trial",
+    if (std::optional<Candidate> point = in_space(task, t.run.target, t.candidate, t.config); point && ours(t.run))
+      options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, *point, t.config, "trial",
                                                                             "", task)});
   if (options.empty()) return std::nullopt;
   return std::min_element(options.begin(), options.end(),

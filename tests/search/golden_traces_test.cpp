@@ -75,8 +75,9 @@ const RecordedSet& small_cpu() {
 }
 
 std::vector<uint64_t> replay_trace(const std::string& workload, StrategyChoice choice, int64_t seed) {
-  Task task = Task::create(workload, "template");
-  ReplayMeasurer replay(task, small_cpu().workload(workload, "template"), "small_cpu");
+  const RecordedWorkload& recorded = small_cpu().workload(workload, "template");
+  Task task = Task::create(workload, "template", nullptr, Target::parse(recorded.target));  // the set's spaces
+  ReplayMeasurer replay(task, recorded, "small_cpu");
   TracingSource tracing(replay);
   choice.seed = seed;
   auto strategy = create_strategy(choice);
