@@ -12,22 +12,7 @@ plugins=$2
 py=/usr/bin/python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect_error "description" "message part" args... : exit status 2, one line containing the part.
-expect_error() {
-  local what=$1 want=$2; shift 2
-  local err status
-  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2: $err"; return; fi
-  if [ "$(printf '%s\n' "$err" | grep -cv '^\[')" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
-  if ! grep -qF -- "$want" <<< "$err"; then fail "$what: message lacks '$want': $err"; return; fi
-  pass
-}
+source "$(dirname "$0")/script_checks.sh"
 
 integrity_ok() {
   $py -c 'import sqlite3, sys; sys.exit(sqlite3.connect(sys.argv[1]).execute("pragma integrity_check").fetchone()[0] != "ok")' "$1"
@@ -37,32 +22,32 @@ trials_in() { "$tessel" records list --db "$1" --json | wc -l; }
 
 tune=(tune --workload gemm:32 --batch 2 --repeats 1 --select 0)
 
-expect_error "a registration that throws" \
+expect_message "a registration that throws" \
   "registering strategy 'throwing_registration' threw: cannot read my defaults" \
   --plugin "$plugins/libthrowing_registration.so" plugins
-expect_error "a global constructor that throws" \
+expect_message "a global constructor that throws" \
   "plugin library '$plugins/libthrowing_initializer.so' threw from a static initializer while loading: settings file missing" \
   --plugin "$plugins/libthrowing_initializer.so" plugins
-expect_error "a factory returning null" \
+expect_message "a factory returning null" \
   "strategy 'null_factory' (plugin library '$plugins/libnull_factory.so') could not be created: its factory returned no object" \
   --plugin "$plugins/libnull_factory.so" "${tune[@]}" --strategy null_factory --trials 2
 libz=$(ldconfig -p | sed -n 's/.*libz\.so\.1 (libc6,x86-64) => \(.*\)/\1/p' | head -1)
-expect_error "a library the program already uses (libz)" "registers no plugins" --plugin "$libz" plugins
-TESSEL_TEST_FAULT=throw_propose expect_error "a strategy that throws a standard exception" \
+expect_message "a library the program already uses (libz)" "registers no plugins" --plugin "$libz" plugins
+TESSEL_TEST_FAULT=throw_propose expect_message "a strategy that throws a standard exception" \
   "search strategy 'misbehaving' proposing a batch: index 7 is out of range" \
   --plugin "$plugins/libmisbehaving.so" "${tune[@]}" --strategy misbehaving --trials 6
 
 # Hangs: stopped at the time limit with the strategy named; what was measured before is kept.
 for fault in hang_propose hang_observe; do
   start=$SECONDS
-  TESSEL_TEST_FAULT=$fault expect_error "a strategy that hangs ($fault)" "search strategy 'misbehaving'" \
+  TESSEL_TEST_FAULT=$fault expect_message "a strategy that hangs ($fault)" "search strategy 'misbehaving'" \
     --plugin "$plugins/libmisbehaving.so" "${tune[@]}" --strategy misbehaving \
     --trials 6 --plugin-timeout 2 --db "$work/$fault.db"
   [ $((SECONDS - start)) -lt 60 ] && pass || fail "$fault: the time limit did not stop it in time"
   integrity_ok "$work/$fault.db" && [ "$(trials_in "$work/$fault.db")" -ge 2 ] && pass ||
     fail "$fault: the records database lost its trials or its integrity"
 done
-TESSEL_TEST_FAULT=hang_fit expect_error "a cost model that hangs in fit" "did not return within 2 s" \
+TESSEL_TEST_FAULT=hang_fit expect_message "a cost model that hangs in fit" "did not return within 2 s" \
   --plugin "$plugins/libmisbehaving.so" "${tune[@]}" \
   --strategy misbehaving_model_user --cost-model stuck_model --trials 6 --plugin-timeout 2
 
@@ -84,5 +69,4 @@ assert len({t["config_index"] for t in trials}) == 6, "a configuration measured 
 '; then pass; else fail "the resumed run is not complete and unique"; fi
 integrity_ok "$db" && pass || fail "integrity after resuming"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

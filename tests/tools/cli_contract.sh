@@ -5,32 +5,7 @@
 set -uo pipefail
 tessel=$1
 py=/usr/bin/python3
-failures=0
-passes=0
-
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect_bad_args "description" args... : exit status 2 and exactly one line on stderr.
-expect_bad_args() {
-  local what=$1; shift
-  local err status
-  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($*)"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
-  pass
-}
-
-# expect_message "description" "message part" args... : exit status 2, one line containing the part.
-expect_message() {
-  local what=$1 want=$2; shift 2
-  local err status
-  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($*): $err"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
-  if ! grep -qF -- "$want" <<< "$err"; then fail "$what: message lacks '$want': $err"; return; fi
-  pass
-}
+source "$(dirname "$0")/script_checks.sh"
 
 # check_bench_json [--isa ISA BASELINE_ISA] args... : every stdout line is a contract object with a
 # correct result; with --isa, bench runs with --target "llvm_cpu -isa=ISA", and each line must name
@@ -316,5 +291,4 @@ assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj[
 '; then pass; else fail "bench-model --json breaks the contract"; fi
 expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -8,11 +8,7 @@ set -uo pipefail
 checker=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/script_checks.sh"
 
 # plant TREE FILE LINE...: writes the lines into TREE/FILE.
 plant() {
@@ -81,5 +77,4 @@ clean_tree no_order
 plant no_order docs/architecture.md '# Layers' 'none written'
 expect 2 no_order 'no ```layers block'
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -18,24 +18,9 @@ plugin=$work/plugin/libbest_neighbour.so
 cost_model=$work/plugin/libknn_cost_model.so
 # Paths under the temporary directory count as relative for ccache, so reruns hit its cache.
 export CCACHE_BASEDIR=$work
-failures=0
-passes=0
 start=$SECONDS
-
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/script_checks.sh"
 step() { echo "[$((SECONDS - start)) s] $*"; }
-
-# expect_plugin_error "description" "message part" args... : exit status 2, one line naming the problem.
-expect_plugin_error() {
-  local what=$1 want=$2; shift 2
-  local err status
-  err=$("$tessel" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ]; then fail "$what: exit status $status, want 2 ($err)"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then fail "$what: want one line, got: $err"; return; fi
-  if ! grep -qF -- "$want" <<< "$err"; then fail "$what: message lacks '$want': $err"; return; fi
-  pass
-}
 
 # The code docs/plugins.md quotes (blocks after "<!-- from FILE -->") is the example's, verbatim.
 check_docs() {
@@ -141,9 +126,9 @@ run = json.loads(sys.stdin.read())
 assert run["strategy"] == "best_neighbour" and run["trials"] == 8, run
 assert run["best_gflops"] > 0 and run["best_us"] > 0, run
 '; then pass; else fail "tune with the plugin: bad JSON line: $out"; fi
-  expect_plugin_error "bad plugin parameter" "parameter 'radius' of strategy 'best_neighbour' is 0; valid range: >= 1" \
+  expect_message "bad plugin parameter" "parameter 'radius' of strategy 'best_neighbour' is 0; valid range: >= 1" \
     --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbour --param radius=0 --trials 1
-  expect_plugin_error "unknown strategy lists the plugin" "best_neighbour" \
+  expect_message "unknown strategy lists the plugin" "best_neighbour" \
     --plugin "$plugin" tune --workload gemm:64 --strategy best_neighbor --trials 1
 }
 
@@ -169,24 +154,24 @@ PY
   then pass; else fail "experiment with the plugin: $out"; fi
   # The installed tessel looks for recorded sets in its own share/tessel/recorded (not only the source tree).
   printf 'name: missing\nworkloads: D7\nmeasure: replay:no_such_set\n' > "$work/missing.yaml"
-  expect_plugin_error "installed recorded sets are searched" "$(realpath "$prefix")/share/tessel/recorded/no_such_set.json" \
+  expect_message "installed recorded sets are searched" "$(realpath "$prefix")/share/tessel/recorded/no_such_set.json" \
     experiment run "$work/missing.yaml" --out "$work/missing" --no-plots
 }
 
 check_errors() {
   step "bad --plugin arguments"
-  expect_plugin_error "missing file" "no such file" --plugin "$work/libmissing.so" plugins
-  expect_plugin_error "a directory" "not a file" --plugin "$work" plugins
-  expect_plugin_error "not a shared library" "cannot load plugin library" --plugin "$example/best_neighbour.cpp" plugins
+  expect_message "missing file" "no such file" --plugin "$work/libmissing.so" plugins
+  expect_message "a directory" "not a file" --plugin "$work" plugins
+  expect_message "not a shared library" "cannot load plugin library" --plugin "$example/best_neighbour.cpp" plugins
   echo 'int tessel_test_nothing() { return 0; }' > "$work/empty.cpp"
   c++ -shared -fPIC -o "$work/libempty.so" "$work/empty.cpp"
-  expect_plugin_error "no plugins registered" "registers no plugins" --plugin "$work/libempty.so" plugins
+  expect_message "no plugins registered" "registers no plugins" --plugin "$work/libempty.so" plugins
   cp "$plugin" "$work/libcopy.so"
-  expect_plugin_error "a name already taken" "strategy 'best_neighbour', a name already taken" \
+  expect_message "a name already taken" "strategy 'best_neighbour', a name already taken" \
     --plugin "$plugin" --plugin "$work/libcopy.so" plugins
   "$tessel" --plugin "$plugin" --plugin "$plugin" plugins > /dev/null && pass || fail "loading one library twice"
-  expect_plugin_error "--plugin after the subcommand" "must come before the subcommand" plugins --plugin "$plugin"
-  expect_plugin_error "two files after one --plugin" "not expected" --plugin "$plugin" "$cost_model" plugins
+  expect_message "--plugin after the subcommand" "must come before the subcommand" plugins --plugin "$plugin"
+  expect_message "two files after one --plugin" "not expected" --plugin "$plugin" "$cost_model" plugins
 }
 
 check_docs
@@ -199,5 +184,4 @@ if check_install && check_headers && build_plugin "$work/plugin"; then
   check_hidden_visibility
 fi
 step "done"
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
