@@ -61,7 +61,10 @@ std::vector<int64_t> parse_fields(const std::string& kind, const std::string& te
   return values;
 }
 
+// Also bounded above, so that extents computed from the sizes (H + 2 * pad, ...) cannot overflow.
 std::optional<std::string> at_least(const char* name, int64_t value, int64_t minimum) {
+  constexpr int64_t kMaxSize = int64_t{1} << 30;
+  if (value > kMaxSize) return detail::concat(name, " must be <= ", kMaxSize, ", got ", value);
   if (value >= minimum) return std::nullopt;
   return detail::concat(name, " must be >= ", minimum, ", got ", value);
 }

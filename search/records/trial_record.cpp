@@ -70,18 +70,24 @@ TrialRecord TrialRecord::from_json(const nlohmann::json& json) {
     if (!json.contains(name)) user_error("trial record lacks the field \"", name, "\"");
     return json.at(name);
   };
+  // nlohmann converts a float to an integer without a range check (undefined for 1e20): refuse it.
+  auto integer = [&](const char* name) -> int64_t {
+    const nlohmann::json& v = field(name);
+    if (!v.is_number_integer()) user_error("trial record field \"", name, "\" must be an integer, got ", v.dump());
+    return v.get<int64_t>();
+  };
   try {
     TrialRecord r;
     r.run = {field("workload").get<std::string>(), json.value("workload_key", std::string()),
              json.value("target", std::string()),  field("space").get<std::string>(),
-             field("strategy").get<std::string>(), field("seed").get<int64_t>()};
-    r.trial = field("trial").get<int64_t>();
-    r.batch = json.value("batch", int64_t{0});
+             field("strategy").get<std::string>(), integer("seed")};
+    r.trial = integer("trial");
+    r.batch = json.contains("batch") ? integer("batch") : 0;
     r.candidate = Candidate::from_json(json.contains("candidate") ? json.at("candidate") : field("config_index"));
     r.config = field("config");
     r.result.status = parse_status(field("status").get<std::string>());
     r.result.timing = {field("median_us").get<double>(), field("min_us").get<double>(), field("max_us").get<double>(),
-                       field("spread_pct").get<double>(), field("repeats").get<int>()};
+                       field("spread_pct").get<double>(), static_cast<int>(integer("repeats"))};
     r.gflops = field("gflops").get<double>();
     r.result.max_abs_err = json.value("max_abs_err", 0.0);
     r.result.compile_s = json.value("compile_s", 0.0);
