@@ -4,6 +4,7 @@
 #   scripts/fuzz.sh list                        the targets
 #   scripts/fuzz.sh [--no-build] NAME SECONDS [libFuzzer options...]
 #                                               build (unless --no-build), then fuzz NAME for SECONDS
+#   scripts/fuzz.sh check NAME [RUNS]           the test suite's run: deterministic (see below)
 # The fuzz build is its own folder, build-fuzz/, configured with clang++-14 and
 # -DTESSEL_FUZZ=ON: all of libtessel is compiled with AddressSanitizer, UndefinedBehaviorSanitizer
 # and libFuzzer's coverage (the ordinary build stays GCC). The first build compiles the library
@@ -15,6 +16,10 @@
 # a sanitizer report, a timeout (30 s on one input) or memory beyond 4 GB fails the run with exit
 # status 1; the input that caused it is saved under build-fuzz/artifacts/NAME/ and the command
 # to reproduce it is printed.
+# `check` is what ctest runs: every seed and every kept regression input (fuzz/regressions/NAME/,
+# inputs that once failed), then RUNS (fuzz/seeds/NAME.runs, else 20000) mutations from a fixed random seed on a
+# fresh corpus. The same build gives the same run, so a test failure is a real, reproducible
+# finding, never the luck of a timed exploration.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
@@ -82,11 +87,39 @@ run() {
   fi
 }
 
+# The deterministic run of the test suite.
+check() {
+  local name=$1 runs=${2:-}
+  # A slow target (seconds per thousand inputs) names a smaller count in fuzz/seeds/NAME.runs.
+  [ -n "$runs" ] || runs=$(cat "$root/fuzz/seeds/$name.runs" 2> /dev/null || echo 20000)
+  local fuzzer=$build/${name}_fuzzer
+  [ -x "$fuzzer" ] || { echo "fuzz.sh: $fuzzer is not built; run scripts/fuzz.sh build" >&2; exit 77; }
+  local scratch
+  scratch=$(mktemp -d)
+  trap "rm -rf '$scratch'" EXIT
+  seed_corpus "$name" "$scratch/corpus"
+  [ -d "$root/fuzz/regressions/$name" ] && cp "$root/fuzz/regressions/$name"/* "$scratch/corpus"/
+  local options=(-seed=1 -runs="$runs" -timeout=30 -rss_limit_mb=4096 -max_len=8192 -artifact_prefix="$scratch/")
+  [ -f "$root/fuzz/seeds/$name.dict" ] && options+=(-dict="$root/fuzz/seeds/$name.dict")
+  echo "fuzz.sh: $name, $runs runs from seed 1 (corpus: $(ls "$scratch/corpus" | wc -l) seeds and regressions)"
+  mkdir "$scratch/work"
+  local status=0
+  (cd "$scratch/work" && TMPDIR=$scratch/work ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-} \
+     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$fuzzer" "${options[@]}" "$scratch/corpus") || status=$?
+  if [ "$status" -ne 0 ]; then
+    mkdir -p "$build/artifacts/$name"
+    cp "$scratch"/crash-* "$scratch"/timeout-* "$scratch"/oom-* "$build/artifacts/$name/" 2> /dev/null || true
+    echo "fuzz.sh: $name failed its check (exit status $status); the input is kept in $build/artifacts/$name/" >&2
+    exit 1
+  fi
+}
+
 case ${1:-} in
   build) configure_and_build ;;
+  check) shift; [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh check NAME [RUNS]" >&2; exit 2; }; check "$@" ;;
   list) targets ;;
   --no-build) shift; [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }; run "$@" ;;
-  ''|-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  ''|-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   *) [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }
      targets | grep -qx "$1" || { echo "fuzz.sh: no target '$1'; targets: $(targets | tr '\n' ' ')" >&2; exit 2; }
      configure_and_build; run "$@" ;;

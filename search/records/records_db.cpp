@@ -2,6 +2,8 @@
 // every check before the first write, appending and querying.
 #include "search/records/records_db.h"
 
+#include <thread>
+#include <chrono>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -113,6 +115,22 @@ int read_version_for_reading(sql::Connection& db) {
   return records_schema::read_version(db);
 }
 
+// WAL mode. Switching to it needs the file to itself, and SQLite answers "database is locked"
+// at once rather than waiting when a sibling process is opening the same new file, so wait here.
+void use_write_ahead_log(sql::Connection& db) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const sql::Error& e) {
+      bool busy = e.code == SQLITE_BUSY || e.code == SQLITE_LOCKED;
+      if (!busy || std::chrono::steady_clock::now() > deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5 + 5 * attempt, 100)));
+  }
+}
+
 }  // namespace
 
 RecordsDb RecordsDb::open(const std::string& path, Access access) {
@@ -144,7 +162,7 @@ RecordsDb RecordsDb::open(const std::string& path, Access access) {
     check_intact(db);
   }
   records_schema::prepare(db);
-  db.exec("PRAGMA journal_mode = WAL");
+  use_write_ahead_log(db);
   db.exec("PRAGMA synchronous = NORMAL");  // in WAL mode still safe against a killed process
   return RecordsDb(std::move(db), false);
 }

@@ -137,8 +137,10 @@ void Statement::reset() {
 int64_t Statement::column_int(int column) const { return sqlite3_column_int64(stmt_, column); }
 double Statement::column_double(int column) const { return sqlite3_column_double(stmt_, column); }
 std::string Statement::column_text(int column) const {
+  // By length, not up to the first NUL: a stored string may hold one (JSON's "\u0000").
   const unsigned char* text = sqlite3_column_text(stmt_, column);
-  return text ? reinterpret_cast<const char*>(text) : "";
+  if (!text) return "";
+  return std::string(reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
 }  // namespace tessel::search::sql
