@@ -8,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "backends/build_input.h"
+#include "compiler/group_schedule.h"
 #include "ops/graph/fused_kernel.h"
 #include "ops/graph/parallel_build.h"
 #include "passes/lower/lower.h"
@@ -45,9 +46,18 @@ nlohmann::json port(const graph::Graph& g, const graph::MemoryPlan& plan, ValueI
   return p;
 }
 
+// --require-tuned's error for a group whose anchor has a workload and no record applied.
+[[noreturn]] void require_tuned_error(const nlohmann::json& node, const GroupSchedule& choice) {
+  std::string ops;
+  for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
+  user_error("required tuned schedules: group ", node["kernel"].get<std::string>(), " (", ops, ") of workload ",
+             choice.workload, " has none (", choice.reason, "); tune it with `tessel tune-model MODEL --db DB` or `tessel tune --workload ",
+             choice.workload, " --db DB`");
+}
+
 }  // namespace
 
-CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target) {
+CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target, const CompileOptions& options) {
   auto start = std::chrono::steady_clock::now();
   const graph::Graph& g = opt.graph;
   graph::MemoryPlan plan = memory_plan_of(opt);
@@ -59,15 +69,20 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
   for (ValueId v : g.outputs()) model.graph["outputs"].push_back(port(g, plan, v));
   model.graph["nodes"] = nlohmann::json::array();
   std::vector<ops::GroupKernel> kernels;
+  std::vector<GroupSchedule> choices;  // one per kernel
   std::unordered_map<std::string, size_t> by_key;
   std::unordered_map<ValueId, bool> param_added;
   for (const FusedGroup& group : fused_groups(opt)) {
     for (ValueId out : group.outputs) {
       ops::GroupKernel k = ops::group_kernel(g, group.nodes, out);
       auto [it, added] = by_key.emplace(k.key, kernels.size());
+      if (added) choices.push_back(choose_group_schedule(g, group.anchor, k, target, options.records));
+      const GroupSchedule& choice = choices[it->second];
       nlohmann::json node = {{"kernel", "fused_" + std::to_string(it->second)}, {"ops", nlohmann::json::array()}};
       for (graph::NodeId n : group.nodes) node["ops"].push_back(g.node(n).op);
-      node["schedule"] = "default (" + (k.anchor.defined() ? k.anchor->tag : k.output->tag) + ")";
+      if (options.require_tuned && choice.tunable() && !choice.schedule) require_tuned_error(node, choice);
+      node["schedule"] = choice.label();
+      node["tuning"] = choice.to_json();
       for (ValueId v : k.inputs) {
         node["args"].push_back(value_ref(g, plan, v));
         if (g.constant_value(v) && !param_added[v]) {
@@ -88,7 +103,8 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
   std::vector<std::optional<LoweredFunc>> lowered(kernels.size());
   try {
     ops::parallel_for_each(kernels.size(), [&](size_t i) {
-      lowered[i] = lower(ops::schedule_group(kernels[i], target), kernels[i].args(), "fused_" + std::to_string(i), target);
+      Schedule s = choices[i].schedule ? *choices[i].schedule : ops::schedule_group(kernels[i], target);
+      lowered[i] = lower(s, kernels[i].args(), "fused_" + std::to_string(i), target);
     });
     std::vector<BuildInput> inputs;
     for (auto& f : lowered) inputs.emplace_back(*f);

@@ -1,11 +1,14 @@
 // Whole-model compilation: an optimized graph (passes/graph) becomes a deployable module, one
-// kernel per fused group (ops/graph/fused_kernel.h: the anchor's default schedule with its
-// element-wise tail in its output loop), the kernel calls in order over the storage ids of the
+// kernel per fused group (ops/graph/fused_kernel.h: the anchor's default schedule, or its tuned
+// configuration from a records database (compiler/group_schedule.h), with its element-wise tail
+// in its output loop), the kernel calls in order over the storage ids of the
 // static memory plan, and the constants as parameters. Run it in process with executor(), or
 // write it as a module folder that runtime/graph_executor.h loads without the compiler.
 //
 //   graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx("resnet18.onnx"));
-//   CompiledModel model = compile_model(opt);
+//   CompiledModel model = compile_model(opt);    // or, with tuned records applied:
+//   search::TunedRecords records = search::TunedRecords::read("runs.db");
+//   CompiledModel tuned = compile_model(opt, Target::host(), {&records});
 //   for (const auto& node : model.graph["nodes"]) std::cout << node["kernel"] << " " << node["schedule"] << "\n";
 //   export_model(model, "out/");                 // kernels.so, graph.json, params.bin
 //   std::vector<NDArray> y = model.executor().run({{"input", image}});
@@ -19,6 +22,7 @@
 #include "runtime/graph_executor.h"
 #include "runtime/module.h"
 #include "runtime/tensor_file.h"
+#include "search/tuned_config.h"
 #include "target/target.h"
 
 namespace tessel {
@@ -34,10 +38,21 @@ struct CompiledModel {
   GraphExecutor executor() const { return GraphExecutor(module, graph, params, "the compiled model"); }
 };
 
+struct CompileOptions {
+  // Tuned configurations applied to the groups whose anchor has a workload
+  // (compiler/group_schedule.h); null: every group runs its anchor's default schedule.
+  const search::TunedRecords* records = nullptr;
+  // A group with a workload but no record that applies is a UserError naming the group, the
+  // workload and how to tune it.
+  bool require_tuned = false;
+};
+
 // Compiles every fused group of `opt` (one per operator when "fuse" did not run; the memory plan
 // is made here when "plan_memory" did not run); groups computing the same thing share a kernel.
-// Throws UserError naming the node a kernel cannot be built for.
-CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target = Target::host());
+// Each node of the graph JSON says which schedule its kernel runs ("schedule": the label of
+// GroupSchedule, "tuning": its JSON). Throws UserError naming the node a kernel cannot be built for.
+CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target = Target::host(),
+                            const CompileOptions& options = {});
 
 // Writes the module folder (created if needed): kernels.so, graph.json, params.bin. UserError
 // naming the path when it cannot be written.

@@ -2,6 +2,7 @@
 #include "experiments/experiment_config.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -12,6 +13,7 @@
 
 #include "backends/backend.h"
 #include "costmodels/cost_model.h"
+#include "passes/graph/graph_pass.h"
 #include "search/measure/measurer.h"
 #include "search/replay/recorded_set.h"
 #include "search/spaces/schedule_template.h"
@@ -388,7 +390,89 @@ nlohmann::json yaml_json(const YAML::Node& node) {
   return node.IsScalar() ? scalar_json(node) : nlohmann::json();
 }
 
+const std::vector<std::string> kModelKeys = {"name",    "description", "workloads", "graph_passes",
+                                             "records", "threads",     "repeats"};
+constexpr const char* kModelPrefix = "model:";
+
+bool is_model_workload(const YAML::Node& w) { return w.IsScalar() && w.Scalar().rfind(kModelPrefix, 0) == 0; }
+
+bool is_model_config(const YAML::Node& root) {
+  if (!root.IsMap() || !root["workloads"]) return false;
+  YAML::Node w = root["workloads"];
+  return w.IsSequence() ? std::any_of(w.begin(), w.end(), [](const YAML::Node& n) { return is_model_workload(n); })
+                        : is_model_workload(w);
+}
+
+// A model experiment: workloads × graph_passes × records × threads, checked before anything runs.
+class ModelLoader {
+ public:
+  ModelLoader(std::string path, YAML::Node root) : r_{std::move(path)}, root_(std::move(root)) {}
+
+  ExperimentConfig load() const {
+    for (const auto& kv : root_)
+      if (std::string key = r_.string(kv.first, "a key"); std::find(kModelKeys.begin(), kModelKeys.end(), key) == kModelKeys.end())
+        r_.fail(kv.first, "unknown key '", key, "' in a model experiment; valid keys: ", join_list(kModelKeys));
+    ExperimentConfig config;
+    config.path = r_.path;
+    if (!root_["name"]) r_.fail(root_, "the config has no 'name'");
+    config.name = r_.string(root_["name"], "name");
+    if (root_["description"]) config.description = r_.string(root_["description"], "description");
+    if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", limits::repeats()));
+    std::vector<std::string> passes = list("graph_passes", {""}), records = list("records", {"none"});
+    std::vector<YAML::Node> threads = root_["threads"] ? alternatives(r_, root_["threads"], "threads")
+                                                       : std::vector<YAML::Node>{YAML::Node("2")};
+    for (const YAML::Node& w : alternatives(r_, root_["workloads"], "workloads"))
+      for (const std::string& p : passes)
+        for (const std::string& db : records)
+          for (const YAML::Node& t : threads) {
+            ModelConfiguration m;
+            m.model = model_path(w);
+            m.graph_passes = p == "none" ? "plan_memory" : p;
+            m.records = db == "none" ? "" : db;
+            m.threads = static_cast<int>(r_.integer(t, "threads", limits::threads()));
+            m.label = "passes=" + (p.empty() ? std::string("all") : p) + (db == "none" ? "" : " tuned=" + db) +
+                      " threads=" + std::to_string(m.threads);
+            config.models.push_back(m);
+          }
+    if (config.models.size() > static_cast<size_t>(limits::kMaxGridRuns))
+      r_.fail(root_, "the config has ", config.models.size(), " model runs; at most ", limits::kMaxGridRuns);
+    return config;
+  }
+
+ private:
+  // The strings of a list key, each checked: pipelines parse, records databases exist.
+  std::vector<std::string> list(const std::string& key, std::vector<std::string> fallback) const {
+    if (!root_[key]) return fallback;
+    std::vector<std::string> out;
+    for (const YAML::Node& n : alternatives(r_, root_[key], key)) {
+      std::string value = n.IsNull() ? "" : r_.string(n, key);
+      if (key == "graph_passes" && value != "none") r_.checked(n, [&] { return graph::parse_pipeline(value); });
+      if (key == "records" && value != "none" && !std::filesystem::is_regular_file(value))
+        r_.fail(n, "records database '", value, "' does not exist; make it with tessel tune-model MODEL --db ", value);
+      out.push_back(value);
+    }
+    return out;
+  }
+
+  std::string model_path(const YAML::Node& w) const {
+    if (!is_model_workload(w))
+      r_.fail(w, "a model experiment's workloads must all be model:PATH.onnx; measure operators in another config");
+    std::string path = w.Scalar().substr(std::string(kModelPrefix).size());
+    if (!std::filesystem::is_regular_file(path))
+      r_.fail(w, "model '", path, "' does not exist (paths are relative to the working directory; the build exports "
+                 "the test models into build/models)");
+    return path;
+  }
+
+  Reader r_;
+  YAML::Node root_;
+};
+
 }  // namespace
+
+nlohmann::json ModelConfiguration::to_json() const {
+  return {{"label", label}, {"model", model}, {"graph_passes", graph_passes}, {"records", records}, {"threads", threads}};
+}
 
 std::string PluginChoice::label() const { return plugin_label(name, params); }
 
@@ -422,7 +506,8 @@ ExperimentConfig ExperimentConfig::parse(const std::string& text, const std::str
   }
   std::set<size_t> visited;
   check_unique_keys(Reader{path}, root, visited);
-  ExperimentConfig config = Loader(path, root, default_target).load();
+  ExperimentConfig config =
+      is_model_config(root) ? ModelLoader(path, root).load() : Loader(path, root, default_target).load();
   config.source = yaml_json(root);
   return config;
 }

@@ -19,6 +19,15 @@
 //                                     # with the default configuration (search/selection.h)
 //   plugin_timeout: 600               # seconds a strategy may take per batch (not a grid key)
 //
+// A model experiment measures compiled models instead of tuning operators:
+//
+//   name: end_to_end
+//   workloads: [model:build/models/resnet18.onnx]   # every workload a model
+//   graph_passes: [none, ""]          # pipelines (tessel compile --passes); "" all, none: no graph optimization
+//   records: [none, results/resnet18.db]   # tuned records (tessel tune-model) or none
+//   threads: [1, 2]
+//   repeats: 10
+//
 // A plugin is a name or {name: ..., params: {...}}. Everything is checked on load, before any
 // work: unknown keys, unknown plugins or parameters (with the valid names), wrong types and
 // malformed YAML all throw UserError starting with "file:line:column:".
@@ -67,12 +76,29 @@ struct MeasureSettings {
   double plugin_timeout_s = 600;  // per strategy call (search/tuner.h TuneOptions::plugin_time_limit_s)
 };
 
+// One measurement of a model experiment: a model compiled with a graph pass pipeline (and tuned
+// records) run on a thread count, against libtorch when its TorchScript file lies beside it.
+struct ModelConfiguration {
+  std::string model;          // the ONNX file (the workload without "model:")
+  std::string graph_passes;   // a pipeline as --passes takes it; "" the default (all passes)
+  std::string records;        // a records database whose tuned configurations the groups run; "": none
+  int threads = 2;
+  std::string label;          // "passes=default threads=2", the keys the config varies
+  nlohmann::json to_json() const;
+};
+
 struct ExperimentConfig {
   std::string path, name, description;
   nlohmann::json source;  // the config as read, for the manifest
   std::vector<int64_t> seeds = {0};
   std::vector<Configuration> configurations;
   MeasureSettings measure;
+  // A model experiment (its workloads are all "model:PATH.onnx"; see docs/experiments.md) has
+  // these instead of configurations: workloads × graph_passes × records × threads, each list
+  // optional (graph_passes default [""]: every pass; "none": memory planning alone; records default
+  // none; threads default 2), and repeats.
+  std::vector<ModelConfiguration> models;
+  bool is_model_experiment() const { return !models.empty(); }
 
   // Parses and validates; throws UserError "path:line:column: what is wrong; what is valid".
   // `default_target` is the target of configurations whose config names none (`--target`).

@@ -4,7 +4,9 @@
 Usage: plot_curves.py RESULTS_DIR
 Reads RESULTS_DIR/curves.csv and summary.json and writes RESULTS_DIR/plots/<workload>.png and .svg:
 best-so-far GFLOP/s against trials, one line per configuration (the mean over seeds, with the
-range over seeds shaded), and the vendor baseline as a dashed line.
+range over seeds shaded), and the vendor baseline as a dashed line. For a model experiment
+(summary.json {"models": [...]}, no curves) it writes one bar chart per model instead: latency of
+each configuration, and libtorch's measured beside it on the same thread count.
 Each plot is written to a temporary file and renamed into place, so a reader never sees half of
 one. Exit status: 0 done; 2 a plot could not be written (the last line of output says which and
 why); 3 matplotlib is missing.
@@ -90,10 +92,51 @@ def save_atomically(fig, path, ext):
         sys.exit(2)
 
 
+def plot_model(model, entries, folder):
+    """Bars: each configuration's latency and, per thread count, libtorch's (mean of its measurements)."""
+    labels, values, colors = [], [], []
+    for e in entries:
+        labels.append(e["label"])
+        values.append(e["tessel_ms"])
+        colors.append("tab:blue")
+    torch = defaultdict(list)
+    for e in entries:
+        if e.get("baseline_ms"):
+            torch[e["threads"]].append(e["baseline_ms"])
+    for threads, times in sorted(torch.items()):
+        labels.append(f"libtorch threads={threads}")
+        values.append(sum(times) / len(times))
+        colors.append("tab:gray")
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(labels) + 1.5))
+    ax.barh(range(len(labels)), values, color=colors)
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels, fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel("latency (ms, median)")
+    ax.set_title(os.path.basename(model))
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(model))
+    for ext in ("png", "svg"):
+        save_atomically(fig, os.path.join(folder, f"{name}.{ext}"), ext)
+    plt.close(fig)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: plot_curves.py RESULTS_DIR")
     results = sys.argv[1]
+    with open(os.path.join(results, "summary.json")) as f:
+        summary = json.load(f)
+    if isinstance(summary, dict) and "models" in summary:
+        folder = os.path.join(results, "plots")
+        os.makedirs(folder, exist_ok=True)
+        by_model = defaultdict(list)
+        for e in summary["models"]:
+            by_model[e["model"]].append(e)
+        for model, entries in by_model.items():
+            plot_model(model, entries, folder)
+        return
     curves = read_curves(os.path.join(results, "curves.csv"))
     with open(os.path.join(results, "summary.json")) as f:
         base = baselines(json.load(f))

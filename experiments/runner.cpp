@@ -212,6 +212,47 @@ void plot(const fs::path& out, std::ostream* progress) {
              "; the other results are complete; fix the cause and run: ", command);
 }
 
+// summary.md of a model experiment: one row per configuration.
+void write_models_md(const fs::path& path, const ExperimentConfig& config, const nlohmann::json& models) {
+  write_file_atomically(path.string(), [&](std::ostream& o) {
+    o << "# " << config.name << "\n\n" << config.description << "\n\n"
+      << "| model | configuration | Tessel ms | libtorch ms | speedup | correct |\n|---|---|---|---|---|---|\n";
+    for (const nlohmann::json& m : models) {
+      bool torch = m.value("baseline_ms", 0.0) > 0;
+      o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | "
+        << m["tessel_ms"].get<double>() << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) : "–")
+        << " | " << (torch ? std::to_string(m["speedup"].get<double>()) + "x" : "–") << " | "
+        << (m.contains("correct") ? (m["correct"].get<bool>() ? "yes" : "NO") : "–") << " |\n";
+    }
+  });
+}
+
+nlohmann::json run_models(const ExperimentConfig& config, const RunnerOptions& options, const fs::path& out) {
+  if (!options.measure_model) user_error("this runner cannot measure models (no model measurement given)");
+  nlohmann::json m = {{"name", config.name}, {"config_file", config.path}, {"config", config.source},
+                      {"runs", nlohmann::json::array()}, {"git", git_state()}, {"libraries", library_versions()},
+                      {"cpu", cpu_info()}, {"started_at", utc_now()}, {"host_target", Target::host().str()},
+                      {"command", options.command_line}, {"repeats", config.measure.repeats}};
+  for (const ModelConfiguration& c : config.models) m["runs"].push_back(c.to_json());
+  write_json(out / "manifest.json", m);
+  nlohmann::json models = nlohmann::json::array();
+  for (size_t i = 0; i < config.models.size(); ++i) {
+    const ModelConfiguration& c = config.models[i];
+    nlohmann::json result = options.measure_model(c, config.measure.repeats);
+    result["label"] = c.label;
+    result["model"] = c.model;
+    if (options.progress)
+      *options.progress << "[model " << i + 1 << "/" << config.models.size() << "] " << c.model << " " << c.label
+                        << ": " << result.value("tessel_ms", 0.0) << " ms" << std::endl;
+    models.push_back(result);
+  }
+  nlohmann::json summary = {{"models", models}};
+  write_json(out / "summary.json", summary);
+  write_models_md(out / "summary.md", config, models);
+  if (options.plots) plot(out, options.progress);
+  return summary;
+}
+
 }  // namespace
 
 nlohmann::json run_experiment(const ExperimentConfig& config, const RunnerOptions& options) {
@@ -220,6 +261,7 @@ nlohmann::json run_experiment(const ExperimentConfig& config, const RunnerOption
   fs::create_directories(out, ec);
   if (ec) user_error("cannot create output folder '", out.string(), "': ", ec.message());
   check_resumable(out, config);
+  if (config.is_model_experiment()) return run_models(config, options, out);
   search::RecordsDb db = search::RecordsDb::open((out / "records.db").string());
   write_json(out / "manifest.json", manifest(config, options));
   Workbench bench(config, options);

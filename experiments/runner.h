@@ -11,6 +11,11 @@
 // the database. Re-running the same command resumes: finished runs are read back, not measured
 // again, and an interrupted run continues from its last complete batch.
 //
+// A model experiment (ExperimentConfig::models) instead measures each model configuration once,
+// through options.measure_model, and writes manifest.json, summary.json ({"models": [...]}),
+// summary.md and plots/<model>.png|svg (latency bars with libtorch's); it is quick and re-running
+// measures again.
+//
 // Measurement is per configuration: "hardware" compiles and times on this machine (baseline from
 // the caller's callback, measured once per workload), "replay:<set>" answers from a recorded set
 // and reports the baseline recorded with it.
@@ -34,6 +39,9 @@ struct RunnerOptions {
   std::string command_line;                                   // for the manifest
   bool plots = true;
   std::ostream* progress = nullptr;  // one line per batch; null: quiet
+  // Model experiments: compiles and measures one configuration with `repeats` samples, returning
+  // bench-model's JSON object (tessel_ms, baseline_ms when libtorch ran, speedup, correct, ...).
+  std::function<nlohmann::json(const ModelConfiguration&, int repeats)> measure_model;
 };
 
 // Returns summary.json's content. Throws UserError for problems the user can fix (an output

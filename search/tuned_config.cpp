@@ -2,6 +2,9 @@
 #include "search/tuned_config.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "datasets/workloads.h"
 
 namespace tessel::search {
 
@@ -34,8 +37,36 @@ struct Option {
 };
 
 TunedConfig tuned_of(const RunKey& run, const Candidate& c, const nlohmann::json& config, const char* source,
-                     std::string origin, const Task& task) {
-  return {c, config, source, std::move(origin), run.workload, run.target, run.target == task.target().key()};
+                     std::string origin, const Task& task, const Candidate& recorded) {
+  return {c,          config,     source, std::move(origin), run.workload, run.target, run.target == task.target().key(),
+          recorded};
+}
+
+// The sizes of a workload's shape, for distances between shapes of one operator; empty for an
+// operator without a known shape.
+std::vector<double> shape_sizes(const WorkloadSpec& w) {
+  if (const auto* s = w.shape_if<Conv2dShape>())
+    return {double(s->n), double(s->c), double(s->h), double(s->w), double(s->oc), double(s->kh), double(s->stride),
+            double(s->pad + 1)};
+  if (const auto* s = w.shape_if<DepthwiseShape>())
+    return {double(s->n), double(s->c), double(s->h), double(s->w), double(s->k), double(s->stride), double(s->pad + 1)};
+  if (const auto* s = w.shape_if<GemmShape>()) return {double(s->m), double(s->n), double(s->k)};
+  return {};
+}
+
+// The distance between the shapes of two workloads of `task`'s operator; nullopt when the record's
+// label does not parse as one (a renamed or out-of-tree operator).
+std::optional<double> shape_distance(const Task& task, const std::string& record_label) {
+  try {
+    WorkloadSpec other = parse_workload(record_label);
+    std::vector<double> a = shape_sizes(task.workload()), b = shape_sizes(other);
+    if (other.op() != task.workload().op() || a.empty() || a.size() != b.size()) return std::nullopt;
+    double d = 0;
+    for (size_t i = 0; i < a.size(); ++i) d += std::abs(std::log(a[i] / b[i]));
+    return d;
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -70,15 +101,42 @@ std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
   for (const SelectionRecord& c : chosen_)
     if (std::optional<Candidate> point = in_space(task, c.run.target, c.candidate, c.config); point && ours(c.run))
       options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, *point, c.config, "selection",
-                                                                        c.origin, task)});
+                                                                        c.origin, task, c.candidate)});
   for (const TrialRecord& t : best_)
     if (std::optional<Candidate> point = in_space(task, t.run.target, t.candidate, t.config); point && ours(t.run))
       options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, *point, t.config, "trial",
-                                                                            "", task)});
+                                                                            "", task, t.candidate)});
   if (options.empty()) return std::nullopt;
   return std::min_element(options.begin(), options.end(),
                           [](const Option& a, const Option& b) { return a.rank < b.rank; })
       ->config;
+}
+
+std::optional<TunedConfig> TunedRecords::find_nearest(const Task& task) const {
+  struct Near {
+    double distance;
+    int rank;
+    TunedConfig config;
+  };
+  std::vector<Near> options;
+  auto consider = [&](const RunKey& run, const Candidate& c, const nlohmann::json& config, const char* source,
+                      const std::string& origin, int source_rank) {
+    if (run.space != task.space_name() || run.workload_key == task.workload().key()) return;
+    std::optional<double> distance = shape_distance(task, run.workload);
+    if (!distance) return;
+    try {  // the knob values, taken into this workload's space
+      Candidate point = task.space().candidate_from_json(config);
+      options.push_back({*distance, 2 * target_rank(run.target, task) + source_rank,
+                         tuned_of(run, point, config, source, origin, task, c)});
+    } catch (const UserError&) {  // not valid here: a tile that does not divide this shape
+    }
+  };
+  for (const SelectionRecord& c : chosen_) consider(c.run, c.candidate, c.config, "selection", c.origin, 0);
+  for (const TrialRecord& t : best_) consider(t.run, t.candidate, t.config, "trial", "", 1);
+  if (options.empty()) return std::nullopt;
+  return std::min_element(options.begin(), options.end(), [](const Near& a, const Near& b) {
+           return a.distance != b.distance ? a.distance < b.distance : a.rank < b.rank;
+         })->config;
 }
 
 }  // namespace tessel::search

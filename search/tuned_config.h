@@ -13,7 +13,7 @@
 //   if (std::optional<TunedConfig> tuned = records.find(task)) {
 //     if (!tuned->same_target) std::cerr << tuned->fallback_note(task) << "\n";
 //     Program p = task.program(tuned->candidate);
-//   }
+//   } else if (std::optional<TunedConfig> near = records.find_nearest(task)) { ... }
 #pragma once
 #include <optional>
 #include <string>
@@ -32,6 +32,7 @@ struct TunedConfig {
   std::string record_workload; // the label it was tuned under
   std::string record_target;   // the target key it was tuned for, or kUnknownTarget
   bool same_target = true;     // tuned for the task's target
+  Candidate record_candidate;  // the point as recorded (its own space's numbering; candidate is the task's)
 
   // "tuned#42", "tuned#42:default"; with "@<target>" when tuned for another target
   // ("tuned#42@unknown-target", "tuned#42@llvm_cpu -isa=avx512").
@@ -49,6 +50,11 @@ class TunedRecords {
 
   // The configuration to run for `task` (see above); nullopt when the database has none that fits.
   std::optional<TunedConfig> find(const Task& task) const;
+  // When find has nothing: the configuration of the nearest other workload of the same operator
+  // and space (closest shape: the smallest sum of |log(a/b)| over the shapes' sizes, a selection
+  // before a trial, the task's target first) whose knob values name a point of `task`'s space;
+  // nullopt when no record of the operator fits. record_workload says which shape it was tuned for.
+  std::optional<TunedConfig> find_nearest(const Task& task) const;
 
   const std::string& path() const { return path_; }
 

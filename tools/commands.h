@@ -17,13 +17,17 @@ void add_lower_command(CLI::App& app);
 // with, to rid OpenBLAS of the machine's presets before measuring the baseline.
 void add_tune_command(CLI::App& app, int argc, char** argv);
 
+// `tessel tune-model model.onnx --db FILE [--trials N] [--scheduler round_robin|gradient] ...`:
+// tunes a model's tasks with one budget (tools/tune_model_command.cpp).
+void add_tune_model_command(CLI::App& app);
+
 // `tessel records list|best|export|import --db FILE`: the records database (tools/records_command.cpp).
 void add_records_command(CLI::App& app);
 
 // `tessel experiment run|record`: experiment configs and recorded sets (tools/experiment_command.cpp).
 void add_experiment_command(CLI::App& app, int argc, char** argv);
 
-// `tessel compile model.onnx -o out/ [--passes ...] [--target T] [--json]` and
+// `tessel compile model.onnx -o out/ [--passes ...] [--records DB [--require-tuned]] [--target T] [--json]` and
 // `tessel run out/ --input [NAME=]x.npy --output y.npy` (tools/model_commands.cpp).
 void add_model_commands(CLI::App& app);
 

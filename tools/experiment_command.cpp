@@ -1,7 +1,8 @@
 // `tessel experiment`: runs experiment configs and records the measurement sets replay uses.
 //   tessel experiment run CONFIG.yaml --out DIR [--no-plots] [--target T]
 //       every configuration × seed of the config (experiments/runner.h); re-running resumes;
-//       --target is the target of configurations whose config names none (default: the host)
+//       --target is the target of configurations whose config names none (default: the host);
+//       a model experiment (workloads model:PATH.onnx) measures compiled models against libtorch
 //   tessel experiment record --workload W [--space S] --set FILE.json [--db SCRATCH.db]
 //       measures the WHOLE space of W on this machine (grid order, resumable through the scratch
 //       records database) with the vendor baseline, and stores it in the recorded set FILE
@@ -16,6 +17,7 @@
 #include "runtime/thread_pool.h"
 #include "support/error.h"
 #include "tools/commands.h"
+#include "tools/model_bench.h"
 #include "tools/target_option.h"
 #include "tools/number_option.h"
 #include "tools/vendor_baseline.h"
@@ -46,11 +48,15 @@ void run(const ExperimentArgs& a, int argc, char** argv) {
   experiments::RunnerOptions options;
   options.out_dir = a.out;
   options.measure_baseline = measure_vendor_baseline;
+  options.measure_model = [](const experiments::ModelConfiguration& c, int repeats) {
+    return bench_compiled_model({c.model, "", c.graph_passes, c.records, c.threads, repeats, false});
+  };
   options.command_line = command_line(argc, argv);
   options.plots = !a.no_plots;
   options.progress = &std::cerr;
   experiments::run_experiment(config, options);
-  std::cerr << "results in " << a.out << " (summary.md, summary.json, curves.csv, plots/)\n";
+  std::cerr << "results in " << a.out << " (summary.md, summary.json" << (config.is_model_experiment() ? "" : ", curves.csv")
+            << ", plots/)\n";
 }
 
 void record(const ExperimentArgs& a, int argc, char** argv) {

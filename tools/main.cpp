@@ -46,6 +46,7 @@ int run(int argc, char** argv) {
   tessel::tools::add_plugins_command(app);
   tessel::tools::add_lower_command(app);
   tessel::tools::add_tune_command(app, argc, argv);
+  tessel::tools::add_tune_model_command(app);
   tessel::tools::add_records_command(app);
   tessel::tools::add_experiment_command(app, argc, argv);
   tessel::tools::add_model_commands(app);

@@ -1,7 +1,9 @@
 // `tessel compile` and `tessel run`: an ONNX model compiled into a deployable module folder
-// (compiler/compile_model.h: kernels.so, graph.json, params.bin), and a module folder run on
+// (compiler/compile_model.h: kernels.so, graph.json, params.bin; with --records the groups run
+// their tuned configurations, compiler/group_schedule.h), and a module folder run on
 // NumPy inputs by the runtime's graph executor (runtime/graph_executor.h).
 #include <iostream>
+#include <optional>
 
 #include "compiler/compile_model.h"
 #include "frontends/numpy/npy.h"
@@ -15,14 +17,16 @@ namespace tessel::tools {
 namespace {
 
 struct CompileArgs {
-  std::string model, out, passes, target = "llvm_cpu";
-  bool json = false;
+  std::string model, out, passes, target = "llvm_cpu", records;
+  bool json = false, require_tuned = false;
 };
 
 void compile(const CompileArgs& a) {
   Target target = Target::parse(a.target);
   graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
-  CompiledModel model = compile_model(opt, target);
+  std::optional<search::TunedRecords> records;
+  if (!a.records.empty()) records = search::TunedRecords::read(a.records);
+  CompiledModel model = compile_model(opt, target, {records ? &*records : nullptr, a.require_tuned});
   export_model(model, a.out);
   if (a.json) {
     nlohmann::json summary = {{"model", a.model},
@@ -35,7 +39,8 @@ void compile(const CompileArgs& a) {
                               {"compile_seconds", model.compile_seconds}};
     summary["groups"] = nlohmann::json::array();
     for (const auto& node : model.graph["nodes"])
-      summary["groups"].push_back({{"kernel", node["kernel"]}, {"ops", node["ops"]}, {"schedule", node["schedule"]}});
+      summary["groups"].push_back(
+          {{"kernel", node["kernel"]}, {"ops", node["ops"]}, {"schedule", node["schedule"]}, {"tuning", node["tuning"]}});
     std::cout << summary.dump() << "\n";
     return;
   }
@@ -89,6 +94,12 @@ void add_model_commands(CLI::App& app) {
   c->add_option("--passes", compile_args->passes,
                 "graph passes: -NAME switches one off (-fuse,-cse), a list of names runs those (see tessel plugins)");
   c->add_flag("--json", compile_args->json, "print one JSON line: kernels, groups, schedules, memory");
+  auto* records = c->add_option("--records", compile_args->records,
+                                "records database whose tuned configurations the groups run (exact workload, else "
+                                "the nearest shape that fits, else the default)");
+  c->add_flag("--require-tuned", compile_args->require_tuned,
+              "a group whose anchor operator has a workload but no record is an error")
+      ->needs(records);
   add_target_option(c, compile_args->target);
   c->callback([compile_args] { compile(*compile_args); });
 

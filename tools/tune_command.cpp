@@ -26,61 +26,19 @@
 #include "tools/commands.h"
 #include "tools/target_option.h"
 #include "tools/number_option.h"
+#include "tools/search_options.h"
 #include "tools/vendor_baseline.h"
 
 namespace tessel::tools {
 
 namespace {
 
-struct TuneArgs {
-  std::string workload, space = "template", strategy = "random", db, target = "llvm_cpu";
-  std::vector<std::string> params;  // key=value for the strategy
-  std::string cost_model = "none", transfer_from;
-  std::vector<std::string> cost_model_params;  // key=value for the cost model
-  std::string backend = search::MeasureOptions{}.backend;
-  std::vector<std::string> backend_params;  // key=value for the back end
-  int64_t trials = 64, batch = 8, seed = 0;
-  int threads = 2, repeats = 5, select = 4;
-  double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
+struct TuneArgs : SearchArgs {
+  std::string workload, space = "template";
+  int select = 4;
   bool json = false;
   int first_lines = 24;
 };
-
-search::StrategyChoice strategy_choice(const TuneArgs& args) {
-  search::StrategyChoice choice;
-  choice.strategy = args.strategy;
-  choice.strategy_params = parse_param_assignments(args.params, "--param");
-  choice.cost_model = args.cost_model;
-  choice.cost_model_params = parse_param_assignments(args.cost_model_params, "--cost-model-param");
-  choice.seed = args.seed;
-  choice.transfer_from = args.transfer_from;
-  return choice;
-}
-
-// The run's name in the records: the strategy's label and, unless it is the default, the back end
-// (the form experiment labels have), so that runs measuring differently generated code never
-// resume each other.
-std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure) {
-  std::string backend = search::backend_label(measure.backend, measure.backend_params);
-  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend);
-}
-
-// (The numbers are already checked against their ranges by the options: tools/number_option.h.)
-search::TuneOptions tune_options(const TuneArgs& args) {
-  search::TuneOptions options;
-  options.trials = args.trials;
-  options.batch = static_cast<size_t>(args.batch);
-  options.measure.threads = args.threads;
-  options.measure.compile_threads = args.threads;
-  options.measure.repeats = args.repeats;
-  options.measure.timeout_s = args.timeout_s;
-  options.measure.backend = args.backend;
-  options.measure.backend_params = parse_param_assignments(args.backend_params, "--backend-param");
-  Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring
-  options.select.candidates = args.select;
-  options.plugin_time_limit_s = args.plugin_timeout_s;
-  return options;
-}
 
 // The final selection's candidates, one line each, the chosen one marked.
 void print_selection(const search::TuneReport& report) {
@@ -135,6 +93,7 @@ void print_json(const TuneArgs& args, const search::Task& task, const std::strin
 
 void run_tune(const TuneArgs& args, char** argv) {
   search::TuneOptions options = tune_options(args);
+  options.select.candidates = args.select;
   Target target = resolve_target(args.target, args.threads);
   target.check_runs_here("tune");
   search::Task task = search::Task::create(args.workload, args.space, nullptr, target);
@@ -160,32 +119,12 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--workload", args->workload, "C1..C12, D1..D9, gemm:N, gemm:M,N,K, conv2d:..., depthwise:...")
       ->required();
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
-  add_target_option(cmd, args->target);
-  cmd->add_option("--strategy", args->strategy, "search strategy plugin")->capture_default_str();
-  cmd->add_option("--param", args->params, "strategy parameter name=value (repeatable)");
-  cmd->add_option("--cost-model", args->cost_model, "cost model plugin guiding the strategy (model_based needs one)")
-      ->capture_default_str();
-  cmd->add_option("--cost-model-param", args->cost_model_params, "cost model parameter name=value (repeatable)");
-  cmd->add_option("--backend", args->backend, "code generator plugin measured (tessel plugins lists them)")
-      ->capture_default_str();
-  cmd->add_option("--backend-param", args->backend_params, "back end parameter name=value (repeatable)");
-  cmd->add_option("--transfer-from", args->transfer_from,
-                  "records database whose other workloads pre-train the cost model (transfer learning)");
-  add_number_option(cmd, "--trials", args->trials, "trials of this run (resumed ones count)", limits::trials());
+  add_search_options(cmd, *args, "trials of this run (resumed ones count)");
   cmd->add_option("--db", args->db, "records database (SQLite); re-running the same command resumes");
-  add_number_option(cmd, "--batch", args->batch, "configurations measured per batch", limits::batch());
-  add_number_option(cmd, "--seed", args->seed, "seed of the strategy", limits::seed());
-  add_number_option(cmd, "--threads", args->threads, "threads of the kernels and of compilation", limits::threads());
-  add_number_option(cmd, "--repeats", args->repeats, "timed samples per candidate", limits::repeats());
-  add_number_option(cmd, "--timeout", args->timeout_s, "seconds a candidate may run", limits::timeout_s());
   add_number_option(cmd, "--select", args->select,
                     "final selection: re-measure this many fastest configurations and the default in alternation "
                     "and choose among them (0: the search's fastest trial)",
                     limits::select());
-  add_number_option(cmd, "--plugin-timeout", args->plugin_timeout_s,
-                    "seconds the strategy (with its cost model) may take to propose or learn from one batch; past "
-                    "them tune stops with exit status 2, keeping every measured trial",
-                    limits::timeout_s());
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }

@@ -83,13 +83,17 @@ Schedule default_schedule_for(const std::string& tag, const Tensor& output, cons
 Schedule schedule_group(const GroupKernel& k, const Target& target) {
   bool anchored = k.anchor.defined() && !k.anchor.same_as(k.output);
   Schedule s = default_schedule_for(anchored ? k.anchor->tag : k.output->tag, k.output, target);
+  inline_group_stages(k, s);
+  return s;
+}
+
+void inline_group_stages(const GroupKernel& k, Schedule& s) {
   std::vector<Tensor> stages = topological_order({k.output});
   for (const Tensor& t : k.node_outputs) {
     if (t.same_as(k.output) || t.same_as(k.anchor) || t->is_placeholder() || t->is_reduction()) continue;
     if (std::none_of(stages.begin(), stages.end(), [&](const Tensor& st) { return st.same_as(t); })) continue;
     if (s[t]->attach == AttachKind::Root) s[t].compute_inline();
   }
-  return s;
 }
 
 }  // namespace tessel::ops

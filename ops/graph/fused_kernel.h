@@ -40,4 +40,9 @@ GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>
 // output, with the stages of the other nodes inlined where they are read.
 Schedule schedule_group(const GroupKernel& kernel, const Target& target);
 
+// Inlines into `s`, a schedule of kernel.output (the anchor's default or a tuned configuration's,
+// search/spaces/schedule_template.h's schedule_output), the stages of the group's other nodes
+// still at the root, so they run where they are read.
+void inline_group_stages(const GroupKernel& kernel, Schedule& s);
+
 }  // namespace tessel::ops

@@ -56,6 +56,24 @@ class GemmTemplate : public ScheduleTemplate {
   }
 
   Program instantiate(const Config& config) const override {
+    ops::GemmConfig gemm = gemm_config(config);
+    const std::vector<Tensor>& inputs = default_.inputs;
+    Tensor c = ops::gemm(inputs[0], inputs[1], gemm.panel);
+    return {inputs, c, ops::schedule_gemm(c, gemm)};
+  }
+
+  // A dense output (X·Wᵀ) runs the same schedule; its panel width must be the configuration's.
+  Schedule schedule_output(const Config& config, const Tensor& output) const override {
+    return ops::schedule_gemm(output, gemm_config(config));
+  }
+
+  // The packing stage reads B or Wᵀ; its shape (the panel width) and the output's are compared.
+  std::string anchor_mismatch(const Tensor& anchor) const override {
+    return stage_mismatch(anchor, default_.output, {"gemm", "dense"});
+  }
+
+ private:
+  ops::GemmConfig gemm_config(const Config& config) const {
     ops::GemmConfig gemm;
     gemm.panel = config.get_int("panel");
     std::vector<int64_t> m = config.split("tile_m");
@@ -66,12 +84,9 @@ class GemmTemplate : public ScheduleTemplate {
     std::copy(order.begin(), order.end(), gemm.order.begin());
     gemm.parallel_fused = config.get_string("parallel") == "fuse2";
     gemm.unroll_k = config.annotation("unroll_k") == ForKind::Unrolled;
-    const std::vector<Tensor>& inputs = default_.inputs;
-    Tensor c = ops::gemm(inputs[0], inputs[1], gemm.panel);
-    return {inputs, c, ops::schedule_gemm(c, gemm)};
+    return gemm;
   }
 
- private:
   GemmShape shape_;
   Target target_;
   ops::OpInstance default_;  // the inputs, and the output with the default panel width

@@ -1,12 +1,38 @@
 // Program helpers of the schedule-space interface (search/spaces/schedule_template.h).
 #include "search/spaces/schedule_template.h"
 
+#include <algorithm>
+
+#include "runtime/ndarray.h"
+
 namespace tessel::search {
 
 std::vector<Tensor> Program::args() const {
   std::vector<Tensor> args = inputs;
   args.push_back(output);
   return args;
+}
+
+namespace {
+
+std::string shapes_of(const std::vector<Tensor>& tensors) {
+  std::string out;
+  for (const Tensor& t : tensors) out += (out.empty() ? "" : " ") + shape_str(t.shape());
+  return out;
+}
+
+}  // namespace
+
+std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const std::vector<std::string>& tags) {
+  if (!anchor.defined()) return "the group has no anchor stage";
+  if (std::find(tags.begin(), tags.end(), anchor->tag) == tags.end())
+    return "its anchor is a " + anchor->tag + " stage, the template schedules " + expected->tag;
+  if (anchor.shape() != expected.shape())
+    return "its anchor's shape " + shape_str(anchor.shape()) + " is not the template's " + shape_str(expected.shape());
+  if (anchor->reduce_axis.size() != expected->reduce_axis.size()) return "its anchor reduces over other axes";
+  std::string ours = shapes_of(input_tensors(anchor)), theirs = shapes_of(input_tensors(expected));
+  if (ours != theirs) return "its anchor reads " + ours + ", the template's operator " + theirs;
+  return "";
 }
 
 }  // namespace tessel::search

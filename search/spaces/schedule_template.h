@@ -58,11 +58,24 @@ class ScheduleTemplate : public SpaceTemplate {
   virtual Program instantiate(const Config& config) const = 0;
   // The configuration equal to the operator's default schedule in ops/.
   virtual Config default_config() const = 0;
+  // The schedule of configuration `config` applied to `output`, a tensor computed by this
+  // template's operator (its anchor stage) through element-wise stages of a fused group, which the
+  // caller inlines (ops/graph/fused_kernel.h's inline_group_stages). Check anchor_mismatch first:
+  // a configuration is never applied to another computation. Throws UserError if the schedule
+  // primitives reject the configuration for this output.
+  virtual Schedule schedule_output(const Config& config, const Tensor& output) const = 0;
+  // Why `anchor` is not the stage this template schedules (another operator or tag, another shape
+  // or blocking of its inputs, another reduction); empty when it is that stage.
+  virtual std::string anchor_mismatch(const Tensor& anchor) const = 0;
 
   const SearchSpace& search_space() const final { return space(); }
   Program program(const Candidate& candidate) const final { return instantiate(space().get(candidate)); }
   Candidate default_candidate() const final { return default_config().candidate(); }
 };
+
+// What ScheduleTemplate::anchor_mismatch checks: `anchor` has one of `tags`, the shape of
+// `expected`, the same number of reduction axes, and direct inputs of the same shapes.
+std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const std::vector<std::string>& tags);
 
 class ScheduleSpace {
  public:

@@ -60,6 +60,20 @@ class WindowTemplate : public ScheduleTemplate {
   }
 
   Program instantiate(const Config& config) const override {
+    const ops::OpInstance& op = op_.instance;
+    return {op.inputs, op.output, schedule_output(config, op.output)};
+  }
+
+  Schedule schedule_output(const Config& config, const Tensor& output) const override {
+    return op_.schedule(output, window_config(config));
+  }
+
+  std::string anchor_mismatch(const Tensor& anchor) const override {
+    return stage_mismatch(anchor, op_.instance.output, {op_.instance.output->tag});
+  }
+
+ private:
+  ops::WindowConfig window_config(const Config& config) const {
     ops::WindowConfig window = op_.fallback;
     window.rows = config.split("tile_oh")[1];
     window.columns = config.split("tile_ow")[1];
@@ -67,11 +81,9 @@ class WindowTemplate : public ScheduleTemplate {
     window.unrolled.clear();
     if (config.annotation("unroll_kw") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_w_axis);
     if (config.annotation("unroll_kh") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_h_axis);
-    const ops::OpInstance& op = op_.instance;
-    return {op.inputs, op.output, op_.schedule(op.output, window)};
+    return window;
   }
 
- private:
   WindowOperator op_;
   Target target_;
   ConfigSpace space_;

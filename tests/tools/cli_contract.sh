@@ -279,6 +279,53 @@ cp -r "$work/dqn" "$work/nokernels" && printf 'garbage' > "$work/nokernels/kerne
 expect_bad_args "run: corrupt kernels.so" run "$work/nokernels" --input "$models/dqn.input.npy"
 rm -rf "$work"
 
+# tune-model: the DQN's tasks (three convolutions, two dense layers) one trial each; re-running
+# with the same budget measures nothing; compile --records then says per group which record it
+# runs or why it cannot run it (the NCHW convolutions are not the blocked ones the templates
+# schedule), and --require-tuned refuses a group without one.
+work=$(mktemp -d)
+tune_model=(tune-model "$models/dqn.onnx" --db "$work/dqn.db" --trials 5 --round 1 --repeats 1
+            --scheduler round_robin --json)
+if "$tessel" "${tune_model[@]}" > "$work/first.txt" 2>/dev/null && "$tessel" "${tune_model[@]}" 2>/dev/null |
+   tail -n 1 | $py -c '
+import json, sys
+first = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+again = json.loads(sys.stdin.read())
+assert first["trials"] == 5 and len(first["tasks"]) == 5, first
+assert all(t["trials"] == 1 for t in first["tasks"]), first
+assert again["tasks"] == first["tasks"], (first, again)
+' "$work/first.txt"; then pass; else fail "tune-model of the DQN does not spend and resume its budget"; fi
+if "$tessel" compile "$models/dqn.onnx" -o "$work/dqn" --records "$work/dqn.db" --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+groups = json.loads(sys.stdin.read())["groups"]
+tunable = [g for g in groups if "workload" in g["tuning"]]
+assert len(tunable) == 5, groups
+for g in tunable:
+    if g["tuning"]["status"] == "tuned":
+        assert g["schedule"] == "tuned (record " + g["tuning"]["record"] + ")", g
+    else:  # a record exists for every task; the NCHW convolutions are not the templates computation
+        assert g["tuning"]["status"] == "default" and "not applied" in g["tuning"]["reason"], g
+        assert "not applied" in g["schedule"], g
+assert sum(1 for g in tunable if g["ops"][0] == "conv2d" and "conv2d_nchwc" in g["tuning"]["reason"]) == 3, groups
+' && "$tessel" run "$work/dqn" --input "$models/dqn.input.npy" --output "$work/y.npy" > /dev/null && $py -c '
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+assert np.allclose(a, b, rtol=1e-4, atol=1e-5), abs(a - b).max()
+' "$work/y.npy" "$models/dqn.output.npy"; then pass; else fail "compile --records of the tuned DQN"; fi
+expect_message "compile --require-tuned: a group without a record" "tessel tune-model" \
+  compile "$models/dqn.onnx" -o "$work/x" --records "$work/dqn.db" --require-tuned
+expect_bad_args "compile --require-tuned without --records" compile "$models/dqn.onnx" -o "$work/x" --require-tuned
+expect_bad_args "compile: missing records database" compile "$models/dqn.onnx" -o "$work/x" --records /nonexistent.db
+expect_bad_args "tune-model: no --db" tune-model "$models/dqn.onnx"
+expect_bad_args "tune-model: missing model" tune-model /nonexistent.onnx --db "$work/x.db"
+expect_bad_args "tune-model: unknown scheduler" tune-model "$models/dqn.onnx" --db "$work/x.db" --scheduler nope
+expect_message "tune-model: bad scheduler parameter" "alpha" \
+  tune-model "$models/dqn.onnx" --db "$work/x.db" --scheduler-param alpha=2
+expect_message "tune-model: zero round" "--round is 0" tune-model "$models/dqn.onnx" --db "$work/x.db" --round 0
+expect_message "tune-model: a model without tasks (DCGAN: transposed convolutions)" "nothing to tune" \
+  tune-model "$models/dcgan.onnx" --db "$work/x.db"
+rm -rf "$work"
+
 # bench-model --json: the JSON line of the graph issue, the DQN against libtorch.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys

@@ -1,0 +1,84 @@
+// Graph anchors to operator workloads (compiler/anchor_workload.h).
+#include "compiler/anchor_workload.h"
+
+#include "support/error.h"
+
+namespace tessel {
+
+namespace {
+
+using graph::Ints;
+
+// Channels of an NCHW ([N,C,H,W]) or blocked NCHWc ([N,C/b,H,W,b]) shape; 0 for another rank.
+int64_t channels(const std::vector<int64_t>& shape) {
+  if (shape.size() == 4) return shape[1];
+  if (shape.size() == 5) return shape[1] * shape[4];
+  return 0;
+}
+
+// Input channels per group of an OIHW or blocked OIHWio weight; 0 for another rank.
+int64_t weight_in_channels(const std::vector<int64_t>& shape) {
+  if (shape.size() == 4) return shape[1];
+  if (shape.size() == 6) return shape[1] * shape[4];
+  return 0;
+}
+
+bool all_equal(const Ints& v, int64_t value) {
+  for (int64_t x : v)
+    if (x != value) return false;
+  return true;
+}
+
+// "conv2d:..." or "depthwise:..." for a convolution node the specs can express, else "".
+std::string conv_workload(const graph::Graph& g, const graph::Node& node) {
+  if (node.inputs.size() != 2 || node.outputs.size() != 1) return "";
+  const std::vector<int64_t>& data = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& weight = g.value(node.inputs[1]).type.shape;
+  int64_t c = channels(data), oc = channels(g.value(node.outputs[0]).type.shape);
+  int64_t per_group = weight_in_channels(weight);
+  if (c == 0 || oc == 0 || per_group == 0) return "";
+  Ints strides = node.attrs.ints("strides", {1, 1}), pads = node.attrs.ints("pads", {0, 0, 0, 0});
+  int64_t groups = node.attrs.get_int("groups", 1);
+  int64_t k = weight[2];
+  if (weight[3] != k || strides.size() != 2 || strides[0] != strides[1] || pads.empty() ||
+      !all_equal(pads, pads[0]) || !all_equal(node.attrs.ints("dilations", {1, 1}), 1))
+    return "";
+  std::string nchw = std::to_string(data[0]) + "," + std::to_string(c) + "," + std::to_string(data[2]) + "," +
+                     std::to_string(data[3]) + ",";
+  std::string window = std::to_string(k) + "," + std::to_string(strides[0]) + "," + std::to_string(pads[0]);
+  if (groups == 1) return "conv2d:" + nchw + std::to_string(oc) + "," + window;
+  if (groups == c && oc == c && per_group == 1) return "depthwise:" + nchw + window;
+  return "";
+}
+
+// "gemm:M,N,K" for a dense node X[M,K]·W[N,K]ᵀ, else "".
+std::string dense_workload(const graph::Graph& g, const graph::Node& node) {
+  if (node.inputs.size() != 2) return "";
+  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+  if (x.size() != 2 || w.size() != 2 || x[1] != w[1]) return "";
+  return "gemm:" + std::to_string(x[0]) + "," + std::to_string(w[0]) + "," + std::to_string(x[1]);
+}
+
+bool is_convolution(const std::string& op) {
+  bool conv = op.rfind("conv2d", 0) == 0 || op.rfind("depthwise_conv2d", 0) == 0;
+  return conv && op.find("transpose") == std::string::npos;
+}
+
+}  // namespace
+
+std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph::NodeId anchor) {
+  if (anchor < 0) return std::nullopt;
+  const graph::Node& node = g.node(anchor);
+  if (g.value(node.inputs.at(0)).type.dtype != DataType::float32()) return std::nullopt;
+  try {
+    std::string name = node.op == "dense"        ? dense_workload(g, node)
+                       : is_convolution(node.op) ? conv_workload(g, node)
+                                                 : "";
+    if (!name.empty()) return search::parse_workload(name);
+  } catch (const UserError&) {  // attributes of another type, or a shape the operator's bounds refuse
+  }
+  return std::nullopt;
+}
+
+}  // namespace tessel

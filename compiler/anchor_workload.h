@@ -1,0 +1,30 @@
+// The operator-level workload of a fused group's anchor: which tuning task (search/task/task.h) a
+// graph convolution or dense node is, so the records tuned for that operator apply to the group
+// and `tessel tune-model` tunes the model's groups as operators.
+//
+// The mapping reads only the node's attributes and its values' shapes, so the NCHW graph ops
+// (conv2d: data [N,C,H,W], weight [O,C/g,KH,KW]) and the blocked ones of the layout pass (data
+// [N,C/b,H,W,b], weight [O/ob,C/g/ib,KH,KW,ib,ob]) map to the same workload:
+//   conv2d, groups 1            -> conv2d:N,C,H,W,OC,K,S,P
+//   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P
+//   dense X[M,K]·W[N,K]ᵀ         -> gemm:M,N,K
+// The workload specs hold square kernels, equal strides in both dimensions, symmetric equal pads
+// and no dilation; any other anchor (grouped, dilated or transposed convolutions, pools, matmul)
+// has no template and its group keeps the default schedule.
+//
+//   std::optional<search::WorkloadSpec> w = anchor_workload(g, group.anchor);
+//   if (w) Task task(*w, target, "template", space->make_template(*w, target));
+#pragma once
+#include <optional>
+#include <string>
+
+#include "ir/graph/graph.h"
+#include "search/spaces/workload_spec.h"
+
+namespace tessel {
+
+// The workload of node `anchor` of `g` (named in the command-line form, e.g.
+// "conv2d:1,64,56,56,64,3,1,1"), or nullopt when the node has none (see above) or is -1.
+std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph::NodeId anchor);
+
+}  // namespace tessel

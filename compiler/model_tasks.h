@@ -1,0 +1,21 @@
+// The tuning tasks of a model: one per distinct anchor workload (compiler/anchor_workload.h) among
+// its fused groups, found by workload key, weighted by how many groups run it; what `tessel
+// tune-model` spends its trials on and what `tessel compile --records` then looks up.
+//
+//   graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx("resnet18.onnx"));
+//   for (const search::WeightedTask& t : model_tasks(opt, Target::host()))
+//     std::cout << t.task.workload().name << " x" << t.weight << "\n";   // conv2d:1,64,56,56,64,3,1,1 x4
+#pragma once
+#include <vector>
+
+#include "passes/graph/graph_pass.h"
+#include "search/task_tuning.h"
+#include "target/target.h"
+
+namespace tessel {
+
+// The tasks of `opt`'s fused groups (one per operator when "fuse" did not run) in the template
+// space for `target`, in the order their first group comes in the graph.
+std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target);
+
+}  // namespace tessel

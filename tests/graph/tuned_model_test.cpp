@@ -1,0 +1,184 @@
+// Tuned models: the operator workload of a fused group's anchor (compiler/anchor_workload.h), the
+// records a group finds (exact, nearest shape, default) and the report saying which
+// (compiler/group_schedule.h), --require-tuned, and the tasks tune-model extracts
+// (compiler/model_tasks.h). The tuned kernels are checked against the unfused executor.
+#include "compiler/anchor_workload.h"
+
+#include <catch2/catch.hpp>
+
+#include "compiler/compile_model.h"
+#include "compiler/model_tasks.h"
+#include "ops/graph/unfused_executor.h"
+#include "search/tuner.h"
+#include "support/registry.h"
+#include "tests/frontends/compare_arrays.h"
+#include "tests/search/search_test_util.h"
+#include "tests/user_error_check.h"
+
+using namespace tessel;
+using namespace tessel::graph;
+
+namespace {
+
+TensorType f32(std::vector<int64_t> shape) { return {std::move(shape), DataType::float32(), ""}; }
+
+ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, uint64_t seed) {
+  return g.add_constant(name, NDArray::random_uniform(std::move(shape), DataType::float32(), seed, -1, 1));
+}
+
+// The workload name of the node producing `v`, "" when none.
+std::string workload_of(const Graph& g, ValueId v) {
+  std::optional<search::WorkloadSpec> w = anchor_workload(g, g.value(v).producer);
+  return w ? w->name : "";
+}
+
+// x[4,16] -> dense(W[n,16]) + bias -> relu.
+Graph dense_model(int64_t n) {
+  Graph g;
+  ValueId x = g.add_input("x", f32({4, 16}));
+  ValueId y = g.add_op("dense", {x, constant(g, "w", {n, 16}, 1)});
+  g.add_output(g.add_op("relu", {g.add_op("add", {y, constant(g, "b", {n}, 2)})}));
+  return g;
+}
+
+// x[1,8,10,10] -> conv 3x3 pad 1 -> relu.
+Graph conv_model() {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 10, 10}));
+  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {8, 8, 3, 3}, 3)}, {{"pads", Ints{1, 1, 1, 1}}});
+  g.add_output(g.add_op("relu", {c}));
+  return g;
+}
+
+// Tunes `workload` for a few trials into the database at `path` (the records tune-model makes).
+void tune(const std::string& workload, const std::string& path, int64_t trials) {
+  search::Task task = search::Task::create(workload, "template");
+  auto strategy = Registry<search::SearchStrategy>::instance().create("random");
+  search::RecordsDb db = search::RecordsDb::open(path);
+  search::TuneOptions options;
+  options.trials = trials;
+  options.batch = 2;
+  options.progress = false;
+  options.measure.repeats = 1;
+  search::Tuner(task, *strategy, search::make_run_key(task, "random", 0), &db, options).run();
+}
+
+// Compiles g with the records at `path` and checks the compiled model against the unfused
+// executor; returns the schedule label of each kernel call.
+std::vector<std::string> compile_and_check(const Graph& g, const std::string& path) {
+  search::TunedRecords records = search::TunedRecords::read(path);
+  CompiledModel model = compile_model(optimize_graph(g), Target::host(), {&records});
+  std::map<std::string, NDArray> in;
+  for (ValueId v : g.inputs()) in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 5, -1, 1);
+  std::vector<NDArray> expected = ops::UnfusedExecutor(g).run(in), out = model.executor().run(in);
+  test::Closeness c = test::compare_arrays(out.at(0), expected.at(0), 1e-5, 1e-5);
+  INFO("max abs diff " << c.max_abs << " " << c.problem);
+  CHECK(c.close);
+  std::vector<std::string> labels;
+  for (const auto& node : model.graph["nodes"]) labels.push_back(node["schedule"]);
+  return labels;
+}
+
+}  // namespace
+
+TEST_CASE("anchor workloads: convolutions, depthwise and dense map to the operators' workloads by shape",
+          "[graph][tuned]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 14, 12}));
+  Attributes s2p1{{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}};
+  CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w1", {16, 8, 3, 3}, 1)}, s2p1)) ==
+        "conv2d:1,8,14,12,16,3,2,1");
+  CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w2", {4, 8, 1, 1}, 2)})) == "conv2d:1,8,14,12,4,1,1,0");
+  Attributes dw{{"strides", Ints{1, 1}}, {"pads", Ints{2, 2, 2, 2}}, {"groups", int64_t{8}}};
+  CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w3", {8, 1, 5, 5}, 3)}, dw)) == "depthwise:1,8,14,12,5,1,2");
+  ValueId m = g.add_input("m", f32({3, 20}));
+  CHECK(workload_of(g, g.add_op("dense", {m, constant(g, "w4", {7, 20}, 4)})) == "gemm:3,7,20");
+  SECTION("what the workload specs cannot express has none") {
+    Attributes grouped{{"groups", int64_t{2}}};
+    CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w5", {8, 4, 3, 3}, 5)}, grouped)).empty());
+    Attributes asymmetric{{"pads", Ints{0, 0, 1, 1}}};
+    CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w6", {8, 8, 3, 3}, 6)}, asymmetric)).empty());
+    Attributes uneven{{"strides", Ints{1, 2}}};
+    CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w7", {8, 8, 3, 3}, 7)}, uneven)).empty());
+    Attributes dilated{{"dilations", Ints{2, 2}}};
+    CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w8", {8, 8, 3, 3}, 8)}, dilated)).empty());
+    CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w9", {8, 8, 3, 1}, 9)})).empty());  // not square
+    CHECK(workload_of(g, g.add_op("relu", {x})).empty());
+    CHECK_FALSE(anchor_workload(g, -1));
+  }
+  SECTION("the key is the operator's: a group finds what `tessel tune` recorded for the same shape") {
+    std::optional<search::WorkloadSpec> w =
+        anchor_workload(g, g.value(g.add_op("conv2d", {x, constant(g, "w10", {16, 8, 3, 3}, 10)}, s2p1)).producer);
+    REQUIRE(w);
+    CHECK(w->key() == search::parse_workload("conv2d:1,8,14,12,16,3,2,1").key());
+  }
+}
+
+TEST_CASE("tuned models: exact and nearest records apply to the groups, visibly, and compute the same",
+          "[graph][tuned][measure]") {
+  test::ScratchDir dir;
+  std::string path = dir.file("runs.db");
+  tune("gemm:4,12,16", path, 4);
+  std::optional<search::TunedConfig> best =
+      search::TunedRecords::read(path).find(search::Task::create("gemm:4,12,16", "template"));
+  REQUIRE(best);
+  std::string record = best->record_candidate.str();
+  CHECK(compile_and_check(dense_model(12), path) == std::vector<std::string>{"tuned (record " + record + ")"});
+  // gemm:4,20,16 has no record; gemm:4,12,16's knob values are a point of its space (same panel, M, K).
+  CHECK(compile_and_check(dense_model(20), path) ==
+        std::vector<std::string>{"nearest (record " + record + " of shape gemm:4,12,16)"});
+  SECTION("the JSON of a group says the same") {
+    search::TunedRecords records = search::TunedRecords::read(path);
+    CompiledModel model = compile_model(optimize_graph(dense_model(20)), Target::host(), {&records});
+    const auto& tuning = model.graph["nodes"][0]["tuning"];
+    CHECK(tuning["status"] == "nearest");
+    CHECK(tuning["workload"] == "gemm:4,20,16");
+    CHECK(tuning["record_shape"] == "gemm:4,12,16");
+  }
+  SECTION("without a record that fits, the default; --require-tuned makes it an error naming how to tune it") {
+    std::vector<std::string> labels = compile_and_check(conv_model(), path);
+    REQUIRE(labels.size() == 1);
+    CHECK(labels[0].rfind("default (conv2d_nchw; no record for conv2d:1,8,10,10,8,3,1,1", 0) == 0);
+    search::TunedRecords records = search::TunedRecords::read(path);
+    test::require_user_error([&] { compile_model(optimize_graph(conv_model()), Target::host(), {&records, true}); },
+                             {"fused_0", "conv2d+relu", "conv2d:1,8,10,10,8,3,1,1", "tessel tune"});
+  }
+}
+
+TEST_CASE("tuned models: a record is never applied to another computation than its template's", "[graph][tuned]") {
+  test::ScratchDir dir;
+  std::string path = dir.file("runs.db");
+  // A record of the conv's own workload (the template's default point): the group's anchor is the
+  // NCHW convolution, not the template's blocked one, so it keeps its default and says why.
+  search::Task task = search::Task::create("conv2d:1,8,10,10,8,3,1,1", "template");
+  search::TrialRecord r;
+  r.run = search::make_run_key(task, "random", 0);
+  r.trial = 1;
+  r.candidate = task.default_candidate();
+  r.config = task.space().to_json(r.candidate);
+  r.result.status = search::TrialStatus::Ok;
+  r.result.timing.median_us = 10;
+  r.gflops = 1;
+  search::RecordsDb::open(path).append({r});
+  std::vector<std::string> labels = compile_and_check(conv_model(), path);
+  REQUIRE(labels.size() == 1);
+  CHECK(labels[0] == "default (conv2d_nchw; record " + r.candidate.str() +
+                         " not applied: its anchor is a conv2d_nchw stage, the template schedules conv2d_nchwc)");
+}
+
+TEST_CASE("model tasks: one per distinct anchor workload, weighted by the groups running it", "[graph][tuned]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 10, 10}));
+  Attributes same{{"pads", Ints{1, 1, 1, 1}}};
+  ValueId a = g.add_op("relu", {g.add_op("conv2d", {x, constant(g, "w1", {8, 8, 3, 3}, 1)}, same)});
+  ValueId b = g.add_op("relu", {g.add_op("conv2d", {a, constant(g, "w2", {8, 8, 3, 3}, 2)}, same)});
+  ValueId c = g.add_op("conv2d", {b, constant(g, "w3", {8, 8, 1, 1}, 3)});
+  ValueId p = g.add_op("global_avg_pool2d", {c});
+  g.add_output(p);
+  std::vector<search::WeightedTask> tasks = model_tasks(optimize_graph(g), Target::host());
+  REQUIRE(tasks.size() == 2);
+  CHECK(tasks[0].task.workload().name == "conv2d:1,8,10,10,8,3,1,1");
+  CHECK(tasks[0].weight == 2);
+  CHECK(tasks[1].task.workload().name == "conv2d:1,8,10,10,8,1,1,0");
+  CHECK(tasks[1].weight == 1);
+}

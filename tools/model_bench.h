@@ -1,0 +1,25 @@
+// Measuring a compiled model against libtorch: what `tessel bench-model` prints and what a model
+// experiment (experiments/runner.h) records for each configuration. The model is compiled with the
+// graph passes given (and the tuned records, when a database is given), libtorch runs its
+// TorchScript file on the same input in the same process, samples alternating; the outputs are
+// compared within 1e-4 relative, 1e-5 absolute.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tessel::tools {
+
+struct ModelBenchOptions {
+  std::string model, torchscript, passes, records;  // torchscript "": the .pt beside the model
+  int threads = 2, repeats = 10;
+  bool require_torchscript = true;  // false: without the .pt, Tessel alone is measured
+};
+
+// {"model", "tessel_ms", "tessel_spread_pct", "baseline": "libtorch", "baseline_ms", "baseline_spread_pct",
+// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "passes", "records"}; without
+// libtorch only model, tessel_ms, tessel_spread_pct, threads, passes and records. UserError for a
+// bad model, TorchScript file or database.
+nlohmann::json bench_compiled_model(const ModelBenchOptions& options);
+
+}  // namespace tessel::tools

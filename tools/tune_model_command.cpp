@@ -1,0 +1,135 @@
+// `tessel tune-model model.onnx --db runs.db --trials N [--scheduler round_robin|gradient]`: the
+// model's tuning tasks (compiler/model_tasks.h: one per distinct anchor workload of its fused
+// groups, after the same graph passes as `tessel compile`) tuned with one trial budget, a round at
+// a time, the task of each round chosen by a task_scheduler plugin (search/task_tuning.h). One line
+// per round for the task tuned and one for the model; re-running resumes (the budget counts the
+// trials already recorded). `tessel compile model.onnx --records runs.db` then runs the results.
+#include <iomanip>
+#include <iostream>
+
+#include "compiler/model_tasks.h"
+#include "frontends/onnx/onnx_importer.h"
+#include "runtime/thread_pool.h"
+#include "search/task_tuning.h"
+#include "support/error.h"
+#include "support/registry.h"
+#include "tools/commands.h"
+#include "tools/number_option.h"
+#include "tools/search_options.h"
+#include "tools/target_option.h"
+
+namespace tessel::tools {
+
+namespace {
+
+struct TuneModelArgs : SearchArgs {
+  std::string model, passes, scheduler = "gradient";
+  std::vector<std::string> scheduler_params;
+  int64_t round = 16;
+  bool json = false;
+};
+
+// Sum over tasks of weight × best latency: the part of the model's time its tuned groups take, as
+// far as the measurements of each operator alone tell.
+double estimated_us(const std::vector<search::TaskProgress>& tasks, int* untuned) {
+  double total = 0;
+  *untuned = 0;
+  for (const search::TaskProgress& t : tasks) {
+    if (t.best_us() > 0) total += t.weight * t.best_us();
+    else ++*untuned;
+  }
+  return total;
+}
+
+void print_task(size_t i, const std::vector<search::TaskProgress>& tasks) {
+  const search::TaskProgress& t = tasks[i];
+  std::cout << "task " << i + 1 << "/" << tasks.size() << " " << t.name << " (x" << t.weight << "): " << t.trials()
+            << " trials, best ";
+  if (t.best_us() > 0) std::cout << std::fixed << std::setprecision(1) << t.best_us() << " us\n" << std::defaultfloat;
+  else std::cout << (t.trials() == 0 ? "not tuned yet\n" : "none correct yet\n");
+}
+
+void print_model(const std::vector<search::TaskProgress>& tasks, int64_t budget) {
+  int64_t trials = 0;
+  for (const search::TaskProgress& t : tasks) trials += t.trials();
+  int untuned = 0;
+  double us = estimated_us(tasks, &untuned);
+  std::cout << "model: " << trials << "/" << budget << " trials over " << tasks.size() << " tasks; tuned groups "
+            << std::fixed << std::setprecision(3) << us / 1e3 << std::defaultfloat << " ms (weight x best)";
+  if (untuned > 0) std::cout << ", " << untuned << " of them without a correct trial yet";
+  std::cout << "\n";
+}
+
+void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>& tasks,
+                const std::vector<search::TaskProgress>& done) {
+  nlohmann::json line = {{"model", a.model}, {"db", a.db}, {"budget", a.trials}, {"scheduler", a.scheduler}};
+  int64_t trials = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    trials += done[i].trials();
+    line["tasks"].push_back({{"workload", done[i].name},
+                             {"workload_key", tasks[i].task.workload().key()},
+                             {"weight", done[i].weight},
+                             {"trials", done[i].trials()},
+                             {"best_us", done[i].best_us()}});
+  }
+  int untuned = 0;
+  line["trials"] = trials;
+  line["estimated_us"] = estimated_us(done, &untuned);
+  std::cout << line.dump() << "\n";
+}
+
+void tune_model(const TuneModelArgs& a) {
+  auto scheduler = Registry<search::TaskScheduler>::instance().create(
+      a.scheduler, parse_param_assignments(a.scheduler_params, "--scheduler-param"));
+  search::TaskTuningOptions options;
+  options.trials = a.trials;
+  options.round = a.round;
+  options.strategy = strategy_choice(a);
+  options.tune = tune_options(a);
+  options.tune.progress = false;
+  options.run_label = run_label(options.strategy, options.tune.measure);
+  Target target = resolve_target(a.target, a.threads);
+  target.check_runs_here("tune-model");
+  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  std::vector<search::WeightedTask> tasks = model_tasks(opt, target);
+  if (tasks.empty())
+    user_error("tune-model: '", a.model, "' has no group whose anchor operator has a schedule template ",
+               "(conv2d, depthwise conv2d or dense); there is nothing to tune");
+  search::RecordsDb db = search::RecordsDb::open(a.db);
+  set_num_threads(a.threads);
+  std::cout << a.model << ": " << tasks.size() << " tasks, " << a.trials << " trials in all, rounds of " << a.round
+            << ", scheduler " << a.scheduler << "\n";
+  std::vector<search::TaskProgress> done =
+      search::tune_tasks(tasks, *scheduler, db, options, [&](int i, const std::vector<search::TaskProgress>& p) {
+        if (i < 0) {
+          for (size_t t = 0; t < p.size(); ++t) print_task(t, p);
+        } else {
+          print_task(static_cast<size_t>(i), p);
+        }
+        print_model(p, a.trials);
+      });
+  std::cout << "compile with the results: tessel compile " << a.model << " -o OUT --records " << a.db
+            << (a.passes.empty() ? "" : " --passes " + a.passes) << "\n";
+  if (a.json) print_json(a, tasks, done);
+}
+
+}  // namespace
+
+void add_tune_model_command(CLI::App& app) {
+  auto args = std::make_shared<TuneModelArgs>();
+  args->trials = 200;
+  auto* cmd = app.add_subcommand("tune-model", "tune the operators of an ONNX model's fused groups with one trial budget");
+  cmd->add_option("model", args->model, "the ONNX model")->required();
+  cmd->add_option("--db", args->db, "records database (SQLite); re-running resumes, tessel compile --records reads it")
+      ->required();
+  add_search_options(cmd, *args, "trials in all, over every task (those already recorded count)");
+  cmd->add_option("--scheduler", args->scheduler, "task_scheduler plugin: round_robin, gradient (tessel plugins)")
+      ->capture_default_str();
+  cmd->add_option("--scheduler-param", args->scheduler_params, "task scheduler parameter name=value (repeatable)");
+  add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
+  cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
+  cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
+  cmd->callback([args] { tune_model(*args); });
+}
+
+}  // namespace tessel::tools
