@@ -1,6 +1,8 @@
 // The schedule choice of a fused group (compiler/group_schedule.h).
 #include "compiler/group_schedule.h"
 
+#include <algorithm>
+
 #include "compiler/anchor_workload.h"
 #include "search/spaces/schedule_template.h"
 #include "support/error.h"
@@ -17,22 +19,46 @@ search::Task anchor_task(const search::WorkloadSpec& w, const Target& target) {
   return search::Task(w, target, "template", tmpl);
 }
 
+// The group's kernel rebuilt for a GEMM configuration whose panel width its dense anchor was not
+// built with (the panel is the packing stage's layout, which the configuration chooses); none when
+// nothing changes.
+std::optional<ops::GroupKernel> with_configured_panel(const graph::Graph& g, const graph::FusedGroup& group,
+                                                      graph::ValueId output, const nlohmann::json& config) {
+  const graph::Node& anchor = g.node(group.anchor);
+  if (anchor.op != "dense" || !config.contains("panel") || !config["panel"].is_number_integer()) return std::nullopt;
+  int64_t panel = config["panel"].get<int64_t>();
+  if (anchor.attrs.get_int("panel", 0) == panel) return std::nullopt;
+  // A copy of the graph with a dense node of that panel width in the anchor's place.
+  graph::Graph copy = g;
+  graph::Attributes attrs = anchor.attrs;
+  attrs.set("panel", panel);
+  graph::ValueId old_value = anchor.outputs.at(0), new_value = copy.add_op("dense", anchor.inputs, attrs);
+  copy.replace_all_uses(old_value, new_value);
+  std::vector<graph::NodeId> nodes = group.nodes;
+  std::replace(nodes.begin(), nodes.end(), group.anchor, copy.value(new_value).producer);
+  return ops::group_kernel(copy, nodes, output == old_value ? new_value : output);
+}
+
 // Applies `tuned` to the kernel, or says in `choice.reason` why it cannot be.
-void apply(const search::TunedConfig& tuned, const search::Task& task, const ops::GroupKernel& kernel,
+void apply(const search::TunedConfig& tuned, const search::Task& task, const graph::Graph& g,
+           const graph::FusedGroup& group, graph::ValueId output, const ops::GroupKernel& given,
            GroupSchedule& choice) {
   const auto* tmpl = dynamic_cast<const search::ScheduleTemplate*>(&task.space_template());
-  std::string why = tmpl ? tmpl->anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output)
-                         : "the template space is not a knob space";
-  if (why.empty()) {
-    try {
-      Schedule s = tmpl->schedule_output(tmpl->space().get(tuned.candidate), kernel.output);
-      ops::inline_group_stages(kernel, s);
-      choice.schedule = std::move(s);
-      return;
+  std::string why = "the template space is not a knob space";
+  if (tmpl) try {
+      std::optional<ops::GroupKernel> rebuilt = with_configured_panel(g, group, output, tuned.config);
+      const ops::GroupKernel& kernel = rebuilt ? *rebuilt : given;
+      why = tmpl->anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+      if (why.empty()) {
+        Schedule s = tmpl->schedule_output(tmpl->space().get(tuned.candidate), kernel.output);
+        ops::inline_group_stages(kernel, s);
+        choice.schedule = std::move(s);
+        choice.kernel = std::move(rebuilt);
+        return;
+      }
     } catch (const UserError& e) {
       why = e.what();
     }
-  }
   choice.reason = "record " + choice.record + " not applied: " + why;
   choice.status = "default";
 }
@@ -55,11 +81,12 @@ nlohmann::json GroupSchedule::to_json() const {
   return j;
 }
 
-GroupSchedule choose_group_schedule(const graph::Graph& g, graph::NodeId anchor, const ops::GroupKernel& kernel,
-                                    const Target& target, const search::TunedRecords* records) {
+GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGroup& group, graph::ValueId output,
+                                    const ops::GroupKernel& kernel, const Target& target,
+                                    const search::TunedRecords* records) {
   GroupSchedule choice;
   choice.anchor_tag = kernel.anchor.defined() ? kernel.anchor->tag : kernel.output->tag;
-  std::optional<search::WorkloadSpec> w = anchor_workload(g, anchor);
+  std::optional<search::WorkloadSpec> w = anchor_workload(g, group.anchor);
   if (!w) return choice;
   choice.workload = w->name;
   if (!records) {
@@ -79,7 +106,7 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, graph::NodeId anchor,
   }
   choice.record = tuned->record_candidate.str();
   if (!tuned->same_target) choice.record += "@" + tuned->record_target;
-  apply(*tuned, task, kernel, choice);
+  apply(*tuned, task, g, group, output, kernel, choice);
   return choice;
 }
 

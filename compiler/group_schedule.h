@@ -7,7 +7,7 @@
 // expression, so a change to a fusion pass does not orphan a database.
 //
 //   search::TunedRecords records = search::TunedRecords::read("runs.db");
-//   GroupSchedule choice = choose_group_schedule(g, group.anchor, kernel, target, &records);
+//   GroupSchedule choice = choose_group_schedule(g, group, output, kernel, target, &records);
 //   std::cout << choice.label();   // "tuned (record #42)", "nearest (record #7 of shape ...)", "default (...)"
 #pragma once
 #include <optional>
@@ -18,6 +18,7 @@
 #include "ir/graph/graph.h"
 #include "ir/schedule.h"
 #include "ops/graph/fused_kernel.h"
+#include "passes/graph/fused_group.h"
 #include "search/tuned_config.h"
 #include "target/target.h"
 
@@ -31,6 +32,9 @@ struct GroupSchedule {
   std::string reason;              // "default" with a workload: why no record applied
   std::string anchor_tag;          // the stage the default schedule is registered for
   std::optional<Schedule> schedule;  // the tuned schedule, inlining done; none: use the default
+  // The kernel the tuned schedule is for, when the configuration changes the computation (a dense
+  // anchor packed with the configuration's panel width); none: the kernel given.
+  std::optional<ops::GroupKernel> kernel;
 
   bool tunable() const { return !workload.empty(); }
   // "tuned (record #42)", "nearest (record #7 of shape conv2d:1,64,56,56,64,3,1,1)",
@@ -39,9 +43,10 @@ struct GroupSchedule {
   nlohmann::json to_json() const;  // status, workload, record, record_shape, reason (those set)
 };
 
-// The schedule of `kernel`, the group anchored at node `anchor` of `g` (-1: none), for `target`,
-// from `records` (null: no database, every group its default).
-GroupSchedule choose_group_schedule(const graph::Graph& g, graph::NodeId anchor, const ops::GroupKernel& kernel,
-                                    const Target& target, const search::TunedRecords* records);
+// The schedule of `kernel`, the kernel of `group` of `g` computing `output`, for `target`, from
+// `records` (null: no database, every group its default).
+GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGroup& group, graph::ValueId output,
+                                    const ops::GroupKernel& kernel, const Target& target,
+                                    const search::TunedRecords* records);
 
 }  // namespace tessel

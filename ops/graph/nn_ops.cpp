@@ -121,10 +121,14 @@ std::vector<Tensor> conv2d_transpose_compute(const std::vector<Tensor>& in, cons
   return {conv2d_nchw(spread, flipped, p, op)};
 }
 
-std::vector<Tensor> dense_compute(const std::vector<Tensor>& in, const Attributes&) {
+// The optional attribute "panel" is the packing's panel width (0: the target's default); a tuned
+// GEMM configuration sets it (compiler/group_schedule.h).
+std::vector<Tensor> dense_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   check_input_count(in, 2, 2, "dense");
   check_float(in[0], "dense");
-  return {dense(in[0], in[1], 0, "dense")};
+  int64_t panel = attrs.get_int("panel", 0);
+  if (panel < 0) user_error("dense: attribute 'panel' must not be negative; it is ", panel);
+  return {dense(in[0], in[1], panel, "dense")};
 }
 
 // A[..., M, K] · B[..., K, N] with the leading (batch) dimensions broadcast; both at least 2-D.

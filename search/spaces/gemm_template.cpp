@@ -67,9 +67,16 @@ class GemmTemplate : public ScheduleTemplate {
     return ops::schedule_gemm(output, gemm_config(config));
   }
 
-  // The packing stage reads B or Wᵀ; its shape (the panel width) and the output's are compared.
+  // The packing stage reads B or Wᵀ; the output and the inputs' shapes are compared with this
+  // GEMM's packed at the anchor's panel width (a configuration's to choose; schedule_output checks
+  // that it is the configuration's).
   std::string anchor_mismatch(const Tensor& anchor) const override {
-    return stage_mismatch(anchor, default_.output, {"gemm", "dense"});
+    int64_t panel = 0;
+    if (anchor.defined())
+      for (const Tensor& t : input_tensors(anchor))
+        if (t->tag == "pack" && t.ndim() == 3) panel = t.shape()[2];
+    Tensor expected = panel > 0 ? ops::gemm(default_.inputs[0], default_.inputs[1], panel) : default_.output;
+    return stage_mismatch(anchor, expected, {"gemm", "dense"});
   }
 
  private:

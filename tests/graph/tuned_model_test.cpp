@@ -166,6 +166,27 @@ TEST_CASE("tuned models: a record is never applied to another computation than i
                          " not applied: its anchor is a conv2d_nchw stage, the template schedules conv2d_nchwc)");
 }
 
+TEST_CASE("tuned models: a GEMM configuration packing in other panels rebuilds the dense group with them",
+          "[graph][tuned]") {
+  test::ScratchDir dir;
+  std::string path = dir.file("runs.db");
+  search::Task task = search::Task::create("gemm:4,32,16", "template");
+  int64_t default_panel = task.space().to_json(task.default_candidate())["panel"];
+  search::TrialRecord r;
+  r.run = search::make_run_key(task, "random", 0);
+  r.trial = 1;
+  for (uint64_t i = 0; i < task.space().size() && !r.config.is_object(); ++i) {
+    nlohmann::json config = task.space().to_json(search::Candidate::from_index(i));
+    if (config["panel"] != default_panel) r.candidate = search::Candidate::from_index(i), r.config = config;
+  }
+  REQUIRE(r.config.is_object());
+  r.result.status = search::TrialStatus::Ok;
+  r.result.timing.median_us = 1;
+  r.gflops = 1;
+  search::RecordsDb::open(path).append({r});
+  CHECK(compile_and_check(dense_model(32), path) == std::vector<std::string>{"tuned (record " + r.candidate.str() + ")"});
+}
+
 TEST_CASE("model tasks: one per distinct anchor workload, weighted by the groups running it", "[graph][tuned]") {
   Graph g;
   ValueId x = g.add_input("x", f32({1, 8, 10, 10}));
