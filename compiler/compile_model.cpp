@@ -51,8 +51,8 @@ nlohmann::json port(const graph::Graph& g, const graph::MemoryPlan& plan, ValueI
   std::string ops;
   for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
   user_error("required tuned schedules: group ", node["kernel"].get<std::string>(), " (", ops, ") of workload ",
-             choice.workload, " has none (", choice.reason, "); tune it with `tessel tune-model MODEL --db DB` or `tessel tune --workload ",
-             choice.workload, " --db DB`");
+             choice.workload, " has none (", choice.reason, "); tune it with `tessel tune-model MODEL --db DB` or ",
+             "`tessel tune --workload ", choice.workload, " --db DB`");
 }
 
 }  // namespace

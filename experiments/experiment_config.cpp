@@ -409,15 +409,18 @@ class ModelLoader {
   ModelLoader(std::string path, YAML::Node root) : r_{std::move(path)}, root_(std::move(root)) {}
 
   ExperimentConfig load() const {
-    for (const auto& kv : root_)
-      if (std::string key = r_.string(kv.first, "a key"); std::find(kModelKeys.begin(), kModelKeys.end(), key) == kModelKeys.end())
+    for (const auto& kv : root_) {
+      std::string key = r_.string(kv.first, "a key");
+      if (std::find(kModelKeys.begin(), kModelKeys.end(), key) == kModelKeys.end())
         r_.fail(kv.first, "unknown key '", key, "' in a model experiment; valid keys: ", join_list(kModelKeys));
+    }
     ExperimentConfig config;
     config.path = r_.path;
     if (!root_["name"]) r_.fail(root_, "the config has no 'name'");
     config.name = r_.string(root_["name"], "name");
     if (root_["description"]) config.description = r_.string(root_["description"], "description");
-    if (root_["repeats"]) config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", limits::repeats()));
+    if (root_["repeats"])
+      config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", limits::repeats()));
     std::vector<std::string> passes = list("graph_passes", {""}), records = list("records", {"none"});
     std::vector<YAML::Node> threads = root_["threads"] ? alternatives(r_, root_["threads"], "threads")
                                                        : std::vector<YAML::Node>{YAML::Node("2")};

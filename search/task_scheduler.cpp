@@ -44,7 +44,8 @@ class Gradient : public TaskScheduler {
     const TaskProgress::Point& now = t.history.back();
     const TaskProgress::Point& then = t.history[t.history.size() - 1 - std::min<size_t>(window_, t.history.size() - 1)];
     double recent = 0;
-    if (now.trials > then.trials && then.best_us > 0) recent = (then.best_us - now.best_us) / double(now.trials - then.trials);
+    if (now.trials > then.trials && then.best_us > 0)
+      recent = (then.best_us - now.best_us) / double(now.trials - then.trials);
     double average = now.best_us / double(now.trials);
     return alpha_ * recent + (1 - alpha_) * average;
   }
@@ -56,7 +57,8 @@ class Gradient : public TaskScheduler {
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(TaskScheduler, round_robin, "each task in turn: the next round to the task with the fewest trials",
+TESSEL_REGISTER_PLUGIN(TaskScheduler, round_robin,
+                       "each task in turn: the next round to the task with the fewest trials",
                        std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<RoundRobin>(); });
 
 TESSEL_REGISTER_PLUGIN(
@@ -64,7 +66,8 @@ TESSEL_REGISTER_PLUGIN(
     "Ansor's: after a warm-up round each, the task whose improvement would cut the model's latency most "
     "(weight x expected improvement per trial)",
     (std::vector<ParamSpec>{
-        {"alpha", ParamType::Float, 0.2, "weight of the recent improvement rate against the average one (best / trials)",
+        {"alpha", ParamType::Float, 0.2,
+         "weight of the recent improvement rate against the average one (best / trials)",
          Allowed::at_least(0).at_most(1)},
         {"window", ParamType::Int, 3, "rounds the recent improvement rate looks back over", Allowed::at_least(1)}}),
     [](const PluginParams& p) { return std::make_unique<Gradient>(p.get_float("alpha"), p.get_int("window")); });

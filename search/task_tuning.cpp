@@ -12,7 +12,8 @@ TaskProgress::Point recorded_point(const RecordsDb& db, const RunKey& run) {
   TaskProgress::Point p;
   for (const TrialRecord& r : db.run_trials(run)) {
     ++p.trials;
-    if (r.result.ok() && (p.best_us == 0 || r.result.timing.median_us < p.best_us)) p.best_us = r.result.timing.median_us;
+    double us = r.result.timing.median_us;
+    if (r.result.ok() && (p.best_us == 0 || us < p.best_us)) p.best_us = us;
   }
   return p;
 }

@@ -61,7 +61,8 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a) {
   if (a.threads < 1 || a.repeats < 1) user_error("--threads and --repeats must be at least 1");
   std::string pt = a.torchscript.empty() ? beside(a.model, ".pt") : a.torchscript;
   graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
-  if (opt.graph.inputs().size() != 1) user_error("bench-model takes single-input models; '", a.model, "' has ", opt.graph.inputs().size());
+  if (opt.graph.inputs().size() != 1)
+    user_error("bench-model takes single-input models; '", a.model, "' has ", opt.graph.inputs().size());
   const graph::Value& input = opt.graph.value(opt.graph.inputs()[0]);
   std::string npy = beside(a.model, ".input.npy");
   NDArray x = std::filesystem::exists(npy) ? frontend::read_npy(npy)

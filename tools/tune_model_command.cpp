@@ -118,7 +118,8 @@ void tune_model(const TuneModelArgs& a) {
 void add_tune_model_command(CLI::App& app) {
   auto args = std::make_shared<TuneModelArgs>();
   args->trials = 200;
-  auto* cmd = app.add_subcommand("tune-model", "tune the operators of an ONNX model's fused groups with one trial budget");
+  auto* cmd =
+      app.add_subcommand("tune-model", "tune the operators of an ONNX model's fused groups with one trial budget");
   cmd->add_option("model", args->model, "the ONNX model")->required();
   cmd->add_option("--db", args->db, "records database (SQLite); re-running resumes, tessel compile --records reads it")
       ->required();

@@ -69,7 +69,8 @@ std::vector<std::string> compile_and_check(const Graph& g, const std::string& pa
   search::TunedRecords records = search::TunedRecords::read(path);
   CompiledModel model = compile_model(optimize_graph(g), Target::host(), {&records});
   std::map<std::string, NDArray> in;
-  for (ValueId v : g.inputs()) in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 5, -1, 1);
+  for (ValueId v : g.inputs())
+    in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 5, -1, 1);
   std::vector<NDArray> expected = ops::UnfusedExecutor(g).run(in), out = model.executor().run(in);
   test::Closeness c = test::compare_arrays(out.at(0), expected.at(0), 1e-5, 1e-5);
   INFO("max abs diff " << c.max_abs << " " << c.problem);
@@ -184,7 +185,8 @@ TEST_CASE("tuned models: a GEMM configuration packing in other panels rebuilds t
   r.result.timing.median_us = 1;
   r.gflops = 1;
   search::RecordsDb::open(path).append({r});
-  CHECK(compile_and_check(dense_model(32), path) == std::vector<std::string>{"tuned (record " + r.candidate.str() + ")"});
+  std::vector<std::string> labels = compile_and_check(dense_model(32), path);
+  CHECK(labels == std::vector<std::string>{"tuned (record " + r.candidate.str() + ")"});
 }
 
 TEST_CASE("model tasks: one per distinct anchor workload, weighted by the groups running it", "[graph][tuned]") {

@@ -107,7 +107,8 @@ TEST_CASE("tune_tasks refuses bad options", "[search][task_scheduler]") {
   RecordsDb db = RecordsDb::open(dir.file("runs.db"));
   TaskTuningOptions options;
   options.round = 0;
-  test::require_user_error([&] { tune_tasks({{Task::create("gemm:4,8,2", "template"), 1}}, *scheduler("round_robin"), db, options); }, "round");
+  std::vector<WeightedTask> tasks = {{Task::create("gemm:4,8,2", "template"), 1}};
+  test::require_user_error([&] { tune_tasks(tasks, *scheduler("round_robin"), db, options); }, "round");
   options.round = 1;
   test::require_user_error([&] { tune_tasks({}, *scheduler("round_robin"), db, options); }, "no tasks");
 }

@@ -314,6 +314,22 @@ assert np.allclose(a, b, rtol=1e-4, atol=1e-5), abs(a - b).max()
 ' "$work/y.npy" "$models/dqn.output.npy"; then pass; else fail "compile --records of the tuned DQN"; fi
 expect_message "compile --require-tuned: a group without a record" "tessel tune-model" \
   compile "$models/dqn.onnx" -o "$work/x" --records "$work/dqn.db" --require-tuned
+# A model experiment: the DQN without graph passes, with all and with the tuned records, against
+# libtorch; every output file, every result correct.
+printf 'name: dqn_models\nworkloads: [model:%s]\ngraph_passes: [none, ""]\nrecords: [none, %s]\nthreads: 1\nrepeats: 2\n' \
+  "$models/dqn.onnx" "$work/dqn.db" > "$work/models.yaml"
+if "$tessel" experiment run "$work/models.yaml" --out "$work/models" > /dev/null 2>&1 && $py -c '
+import json, os, sys
+out = sys.argv[1]
+models = json.load(open(os.path.join(out, "summary.json")))["models"]
+assert [m["label"] for m in models] == ["passes=none threads=1", "passes=none tuned=%s threads=1" % sys.argv[2],
+                                        "passes=all threads=1", "passes=all tuned=%s threads=1" % sys.argv[2]], models
+assert all(m["tessel_ms"] > 0 and m["baseline_ms"] > 0 and m["correct"] for m in models), models
+for f in ("manifest.json", "summary.md", "plots/dqn.onnx.png", "plots/dqn.onnx.svg"):
+    assert os.path.getsize(os.path.join(out, f)) > 0, f
+' "$work/models" "$work/dqn.db"; then pass; else fail "a model experiment on the DQN"; fi
+expect_message "model experiment: missing records database" "tessel tune-model" \
+  experiment run <(printf 'name: x\nworkloads: model:%s\nrecords: /nonexistent.db\n' "$models/dqn.onnx") --out "$work/x"
 expect_bad_args "compile --require-tuned without --records" compile "$models/dqn.onnx" -o "$work/x" --require-tuned
 expect_bad_args "compile: missing records database" compile "$models/dqn.onnx" -o "$work/x" --records /nonexistent.db
 expect_bad_args "tune-model: no --db" tune-model "$models/dqn.onnx"
