@@ -93,7 +93,14 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
     choice.reason = "no records database given";
     return choice;
   }
-  search::Task task = anchor_task(*w, target);
+  std::optional<search::Task> made;
+  try {
+    made = anchor_task(*w, target);
+  } catch (const UserError& e) {  // a shape the template cannot block for this target
+    choice.reason = std::string("no template for it: ") + e.what();
+    return choice;
+  }
+  const search::Task& task = *made;
   std::optional<search::TunedConfig> tuned = records->find(task);
   if (tuned) {
     choice.status = "tuned";

@@ -1,6 +1,7 @@
 // A model's tuning tasks (compiler/model_tasks.h).
 #include "compiler/model_tasks.h"
 
+#include <iostream>
 #include <unordered_map>
 
 #include "compiler/anchor_workload.h"
@@ -16,7 +17,13 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
     std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, group.anchor);
     if (!w) continue;
     auto [it, added] = by_key.emplace(w->key(), tasks.size());
-    if (added) tasks.push_back({search::Task(*w, target, "template", space->make_template(*w, target)), 0});
+    if (added) try {
+        tasks.push_back({search::Task(*w, target, "template", space->make_template(*w, target)), 0});
+      } catch (const UserError& e) {  // no template for this shape and target: not a task
+        by_key.erase(it);
+        std::cerr << "note: " << w->name << " is not tuned: " << e.what() << "\n";
+        continue;
+      }
     tasks[it->second].weight += 1;
   }
   return tasks;

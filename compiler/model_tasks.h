@@ -15,7 +15,8 @@
 namespace tessel {
 
 // The tasks of `opt`'s fused groups (one per operator when "fuse" did not run) in the template
-// space for `target`, in the order their first group comes in the graph.
+// space for `target`, in the order their first group comes in the graph. A workload whose template
+// cannot be made for the target is left out with a note on stderr.
 std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target);
 
 }  // namespace tessel

@@ -43,10 +43,11 @@ double estimated_us(const std::vector<search::TaskProgress>& tasks, int* untuned
 
 void print_task(size_t i, const std::vector<search::TaskProgress>& tasks) {
   const search::TaskProgress& t = tasks[i];
-  std::cout << "task " << i + 1 << "/" << tasks.size() << " " << t.name << " (x" << t.weight << "): " << t.trials()
-            << " trials, best ";
-  if (t.best_us() > 0) std::cout << std::fixed << std::setprecision(1) << t.best_us() << " us\n" << std::defaultfloat;
-  else std::cout << (t.trials() == 0 ? "not tuned yet\n" : "none correct yet\n");
+  std::cout << "task " << i + 1 << "/" << tasks.size() << " " << t.name << " (x" << t.weight << "): ";
+  if (t.trials() == 0) std::cout << "not tuned yet\n";
+  else if (t.best_us() <= 0) std::cout << t.trials() << " trials, none correct yet\n";
+  else std::cout << t.trials() << " trials, best " << std::fixed << std::setprecision(1) << t.best_us() << " us\n"
+                 << std::defaultfloat;
 }
 
 void print_model(const std::vector<search::TaskProgress>& tasks, int64_t budget) {
