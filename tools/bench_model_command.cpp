@@ -33,7 +33,9 @@ std::string beside(const std::string& model, const std::string& suffix) {
 void bench_model(const BenchModelArgs& a) {
   if (a.threads < 1 || a.repeats < 1) user_error("--threads and --repeats must be at least 1");
   std::string pt = a.torchscript.empty() ? beside(a.model, ".pt") : a.torchscript;
-  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  Target target = resolve_target("llvm_cpu", a.threads);
+  graph::OptimizedGraph opt =
+      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   if (opt.graph.inputs().size() != 1) user_error("bench-model takes single-input models; '", a.model, "' has ", opt.graph.inputs().size());
   const graph::Value& input = opt.graph.value(opt.graph.inputs()[0]);
   std::string npy = beside(a.model, ".input.npy");
@@ -41,7 +43,7 @@ void bench_model(const BenchModelArgs& a) {
                                            : NDArray::random_uniform(input.type.shape, input.type.dtype, 1, -1, 1);
   std::unique_ptr<TorchScriptModel> torch = load_torchscript(pt, a.threads);
   set_num_threads(a.threads);
-  CompiledModel model = compile_model(opt, resolve_target("llvm_cpu", a.threads));
+  CompiledModel model = compile_model(opt, target);
   GraphExecutor exec = model.executor();
   exec.set_input(input.name, x);
   auto run_tessel = [&] { exec.run(); };
