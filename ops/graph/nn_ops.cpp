@@ -5,7 +5,8 @@
 //
 // The layout pass (passes/graph/alter_layout.cpp) turns conv2d into conv2d_nchwc or
 // depthwise_conv2d_nchwc: the same convolutions on channel-blocked data (NCHW[x]c) and weights
-// (OIHW[x]i[y]o), computed by ops/'s blocked families (their tags pick the fast CPU schedules).
+// (OIHW[x]i[y]o), computed by ops/'s blocked families (their tags pick the fast CPU schedules), and
+// dense into dense_packed, its constant weight packed into the GEMM schedule's panels.
 //
 // Attributes (ONNX's, normalized by the frontend): strides [sh, sw], dilations [dh, dw],
 // pads [top, left, bottom, right], groups; conv2d_transpose also output_padding [h, w].
@@ -172,6 +173,13 @@ std::vector<Tensor> dense_compute(const std::vector<Tensor>& in, const Attribute
   return {dense(in[0], in[1], 0, "dense")};
 }
 
+// dense_packed: X[M, K] and W already in panels [ceil(N/bn), K, bn] (attribute units = N).
+std::vector<Tensor> dense_packed_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  check_input_count(in, 2, 2, "dense_packed");
+  check_float(in[0], "dense_packed");
+  return {dense_packed(in[0], in[1], attrs.get_int("units"), "dense_packed")};
+}
+
 // A[..., M, K] · B[..., K, N] with the leading (batch) dimensions broadcast; both at least 2-D.
 std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attributes&) {
   const char* op = "matmul";
@@ -220,6 +228,8 @@ TESSEL_REGISTER_GRAPH_OP(depthwise_conv2d_nchwc,
 TESSEL_REGISTER_GRAPH_OP(conv2d_transpose, "2-D transposed convolution, NCHW data and IOHW weight",
                          OpPattern::ComplexOutFusable, conv2d_transpose_compute, nchw_layouts);
 TESSEL_REGISTER_GRAPH_OP(dense, "X[M, K] · W[N, K]ᵀ", OpPattern::ComplexOutFusable, dense_compute);
+TESSEL_REGISTER_GRAPH_OP(dense_packed, "X[M, K] · Wᵀ with W packed in panels [ceil(N/bn), K, bn] (units N)",
+                         OpPattern::ComplexOutFusable, dense_packed_compute);
 TESSEL_REGISTER_GRAPH_OP(matmul, "A[..., M, K] · B[..., K, N], batch dimensions broadcast",
                          OpPattern::ComplexOutFusable, matmul_compute);
 

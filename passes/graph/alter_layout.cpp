@@ -23,6 +23,7 @@
 
 #include "ops/conv2d_nchwc.h"
 #include "ops/depthwise_conv2d.h"
+#include "ops/gemm.h"
 #include "ops/graph/graph_op_util.h"
 #include "passes/graph/graph_pass.h"
 #include "support/error.h"
@@ -92,21 +93,23 @@ class LayoutRewriter {
     for (NodeId n : g_.topological_order()) {
       Node node = g_.node(n);  // a copy: adding nodes moves the graph's node storage
       if (!node.is_operator() || node.outputs.size() != 1) continue;
-      if (std::optional<ValueId> y = blocked_version(node)) replace_with_blocked(n, *y);
+      if (std::optional<ValueId> y = blocked_version(node)) replace(n, *y);
     }
     remove_unused();
     int transforms = 0;
     for (NodeId n : g_.nodes()) transforms += g_.node(n).op == "layout_transform";
     return "blocked " + std::to_string(convs_) + " convolutions, " + std::to_string(depthwise_) + " depthwise, " +
-           std::to_string(others_) + " other operators; " + std::to_string(transforms) + " layout transforms";
+           std::to_string(others_) + " other operators; " + std::to_string(dense_) + " dense weights packed; " +
+           std::to_string(transforms) + " layout transforms";
   }
 
-  bool changed() const { return convs_ + depthwise_ + others_ > 0; }
+  bool changed() const { return convs_ + depthwise_ + others_ + dense_ > 0; }
 
  private:
   // The blocked node computing what `node` does, added to the graph, or nothing if `node` stays.
   std::optional<ValueId> blocked_version(const Node& node) {
     const TensorType& out = g_.value(node.outputs[0]).type;
+    if (node.op == "dense") return packed_dense(node);
     if (out.ndim() != 4 || out.dtype != DataType::float32()) return std::nullopt;
     if (node.op == "conv2d") return convolution(node);
     if (kUnary.count(node.op) || kPools.count(node.op)) return same_op(node, {node.inputs[0]});
@@ -140,6 +143,19 @@ class LayoutRewriter {
       return g_.add_op("depthwise_conv2d_nchwc", {in_layout(data, ops::nchw_layout(block)), w}, attrs);
     }
     return std::nullopt;
+  }
+
+  // dense(x, W) with a constant W: dense_packed reading W's panels, packed here instead of in
+  // every run. Only where the panel width divides the outputs (no zero padding needed).
+  std::optional<ValueId> packed_dense(const Node& node) {
+    const NDArray* w = g_.constant_value(node.inputs[1]);
+    if (!w || w->ndim() != 2 || g_.value(node.inputs[0]).type.dtype != DataType::float32()) return std::nullopt;
+    int64_t n = w->shape()[0], k = w->shape()[1], bn = ops::gemm_panel_width(n, target_);
+    if (n % bn != 0) return std::nullopt;
+    ValueId panels = g_.add_constant(g_.unique_value_name(g_.value(node.inputs[1]).name + ".panels"),
+                                     transpose_copy(*w, {n / bn, bn, k}, {0, 2, 1}));
+    ++dense_;
+    return g_.add_op("dense_packed", {node.inputs[0], panels}, {{"units", n}});
   }
 
   // `node`'s operator on `inputs` blocked as the first one, when that one already is.
@@ -227,15 +243,18 @@ class LayoutRewriter {
     return transforms_[key] = t;
   }
 
-  // `n`'s output replaced by `blocked` transformed back to NCHW, which its readers read until they
-  // are converted themselves.
-  void replace_with_blocked(NodeId n, ValueId blocked) {
+  // `n`'s output replaced by `y`; a blocked `y` transformed back to NCHW, which `n`'s readers read
+  // until they are converted themselves.
+  void replace(NodeId n, ValueId y) {
     ValueId old = g_.node(n).outputs[0];
-    ValueId back = g_.add_op("layout_transform", {blocked},
-                             {{"src_layout", g_.value(blocked).type.layout}, {"dst_layout", "NCHW"}});
-    transforms_[{blocked, "NCHW"}] = back;
-    blocked_[back] = blocked;
-    replace_value(g_, old, back);
+    if (g_.value(y).type.layout != g_.value(old).type.layout) {
+      ValueId back =
+          g_.add_op("layout_transform", {y}, {{"src_layout", g_.value(y).type.layout}, {"dst_layout", "NCHW"}});
+      transforms_[{y, "NCHW"}] = back;
+      blocked_[back] = y;
+      y = back;
+    }
+    replace_value(g_, old, y);
     g_.remove_node(n);
   }
 
@@ -256,7 +275,7 @@ class LayoutRewriter {
   std::map<ValueId, ValueId> blocked_;  // a transform back to NCHW -> the blocked value it reads
   std::map<std::pair<ValueId, std::string>, ValueId> transforms_;
   std::map<std::tuple<ValueId, int64_t, int64_t>, ValueId> weights_;
-  int convs_ = 0, depthwise_ = 0, others_ = 0;
+  int convs_ = 0, depthwise_ = 0, others_ = 0, dense_ = 0;
 };
 
 class AlterLayout : public GraphPass {

@@ -66,6 +66,7 @@ std::vector<OpCase> cases() {
        {f32({1, 4, 3, 4}), f32({4, 3, 3, 3})},
        {{"groups", int64_t{2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 0, 1}}, {"output_padding", Ints{1, 0}}}},
       {"dense", {f32({3, 10}), f32({7, 10})}, {}},
+      {"dense_packed", {f32({3, 10}), f32({2, 10, 4})}, {{"units", int64_t{7}}}},  // the last panel partly unused
       {"matmul", {f32({2, 1, 3, 4}), f32({5, 4, 6})}, {}},
       {"max_pool2d",
        {img},

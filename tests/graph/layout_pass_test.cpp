@@ -59,7 +59,8 @@ void check_same_output(const Graph& before, const Graph& after) {
 }
 
 // conv (3 input channels) + bias + relu, conv + residual add + relu, max pool, a per-channel
-// scale, global average pool, then flatten and a dense layer: everything up to the flatten blocked.
+// scale, global average pool, then flatten and a dense layer: everything up to the flatten
+// blocked, the dense layer's weight packed.
 Graph residual_net() {
   Graph g;
   ValueId x = g.add_input("x", f32({1, 3, 16, 16}));
@@ -72,13 +73,13 @@ Graph residual_net() {
   ValueId scaled = g.add_op("mul", {p, weight(g, "scale", {16, 1, 1}, 4)});
   ValueId mean = g.add_op("global_avg_pool2d", {scaled});
   ValueId flat = g.add_op("reshape", {mean}, {{"shape", Ints{1, 16}}});
-  g.add_output(g.add_op("dense", {flat, weight(g, "fc", {10, 16}, 5)}, {}, "", "logits"));
+  g.add_output(g.add_op("dense", {flat, weight(g, "fc", {16, 16}, 5)}, {}, "", "logits"));
   return g;
 }
 
 }  // namespace
 
-TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms only at the ends", "[graph][layout]") {
+TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms only at the ends, dense packed", "[graph][layout]") {
   Graph g = residual_net();
   OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
   std::map<std::string, int> ops = op_counts(opt.graph);
@@ -86,6 +87,7 @@ TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms 
   CHECK(ops.count("conv2d") == 0);
   CHECK(ops.count("bias_add") == 0);  // a blocked add of the re-laid-out bias
   CHECK(ops["add"] == 2);
+  CHECK(ops["dense_packed"] == 1);
   // The RGB input in blocks of its 3 channels; back to NCHW only for the flatten.
   CHECK(transforms(opt.graph) == std::vector<std::string>{"NCHW->NCHW3c", "NCHW16c->NCHW"});
   for (NodeId n : opt.graph.nodes()) {
