@@ -52,6 +52,16 @@ Window2d window_attrs(const Attributes& a, const char* op) {
   return w;
 }
 
+// The checks every convolution makes of its (data, weight) inputs, then its window attributes.
+Window2d checked_window(const std::vector<Tensor>& in, const Attributes& attrs, const char* op, int data_rank,
+                        const char* data, const char* weight) {
+  check_input_count(in, 2, 2, op);
+  check_rank(in[0], data_rank, op, data);
+  check_rank(in[1], data_rank == 4 ? 4 : 6, op, weight);
+  check_float(in[0], op);
+  return window_attrs(attrs, op);
+}
+
 // The input padded on its spatial dimensions (2 and 3, NCHW or NCHW[x]c) by the pads a symmetric
 // Conv2dParams cannot hold.
 Tensor pad_asymmetric(const Tensor& data, const Window2d& w, Expr value, const std::string& name) {
@@ -69,11 +79,7 @@ Tensor window_input(const Tensor& data, Window2d& w, const std::string& name) {
 }
 
 std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
-  check_input_count(in, 2, 2, "conv2d");
-  check_rank(in[0], 4, "conv2d", "data (NCHW)");
-  check_rank(in[1], 4, "conv2d", "weight (OIHW)");
-  check_float(in[0], "conv2d");
-  Window2d w = window_attrs(attrs, "conv2d");
+  Window2d w = checked_window(in, attrs, "conv2d", 4, "data (NCHW)", "weight (OIHW)");
   Tensor data = window_input(in[0], w, "conv2d");
   int64_t channels = data.shape()[1];
   bool depthwise = w.params.groups == channels && channels > 1 && in[1].shape()[1] == 1;
@@ -84,26 +90,18 @@ std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attribut
 // conv2d_nchwc: data [N, C/ib, H, W, ib], weight [O/ob, C/(groups·ib), KH, KW, ib, ob].
 std::vector<Tensor> conv2d_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   const char* op = "conv2d_nchwc";
-  check_input_count(in, 2, 2, op);
-  check_rank(in[0], 5, op, "data (NCHW[x]c)");
-  check_rank(in[1], 6, op, "weight (OIHW[x]i[y]o)");
-  check_float(in[0], op);
-  Window2d w = window_attrs(attrs, op);
+  Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW[x]i[y]o)");
   return {conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
 }
 
 // depthwise_conv2d_nchwc: data [N, C/b, H, W, b], weight [C/b, 1, KH, KW, 1, b] (multiplier 1).
 std::vector<Tensor> depthwise_conv2d_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   const char* op = "depthwise_conv2d_nchwc";
-  check_input_count(in, 2, 2, op);
-  check_rank(in[0], 5, op, "data (NCHW[x]c)");
-  check_rank(in[1], 6, op, "weight (OIHW1i[x]o)");
-  check_float(in[0], op);
+  Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW1i[x]o)");
   const auto &d = in[0].shape(), &k = in[1].shape();
   if (k[0] != d[1] || k[1] != 1 || k[4] != 1 || k[5] != d[4])
     user_error(op, ": the weight must be [", d[1], ", 1, KH, KW, 1, ", d[4], "] for data ", shape_str(d), "; it is ",
                shape_str(k));
-  Window2d w = window_attrs(attrs, op);
   return {depthwise_conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
 }
 
@@ -120,11 +118,7 @@ std::vector<std::string> blocked_conv_layouts(const std::vector<std::string>& in
 // hangs over, convolved with the kernel flipped in space and with its in/out channels swapped.
 std::vector<Tensor> conv2d_transpose_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   const char* op = "conv2d_transpose";
-  check_input_count(in, 2, 2, op);
-  check_rank(in[0], 4, op, "data (NCHW)");
-  check_rank(in[1], 4, op, "weight (IOHW)");
-  check_float(in[0], op);
-  Window2d w = window_attrs(attrs, op);
+  Window2d w = checked_window(in, attrs, op, 4, "data (NCHW)", "weight (IOHW)");
   std::array<int64_t, 2> extra = pair_attr(attrs, "output_padding", 0, op);
   const Tensor& x = in[0];
   const Tensor& k = in[1];
