@@ -11,12 +11,14 @@
 // How: operators are visited producers first. A converted operator's blocked result is followed by
 // a transform back to NCHW that takes over the old value's uses, so the graph stays valid after
 // every step and operators left alone read NCHW as before; a converted consumer reads the blocked
-// value behind such a transform directly. Transforms nobody reads are removed at the end.
+// value behind such a transform directly. Nodes nobody reads (such transforms, the weights in their
+// old layout) are removed at the end.
 //
 // Blocks come from the target (ops/conv2d_nchwc.h's choose_conv2d_blocks, choose_depthwise_block):
 // the output block ob, and the input block of the producer when the input is already blocked (so
 // that no transform sits between two convolutions), else choose_conv2d_blocks' ib, a divisor of
-// the input channels (3 for an RGB image).
+// the input channels (3 for an RGB image). Constant dense weights are packed into the panels of the
+// GEMM schedule (dense_packed), so no kernel run packs them again.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -302,8 +304,8 @@ const std::vector<ParamSpec> kParams = {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(GraphPass, layout,
-                       "NCHW to NCHW[x]c: blocked convolutions and element-wise ops, transforms only where layouts "
-                       "disagree",
+                       "NCHW to NCHW[x]c: blocked convolutions, element-wise ops and pools, transforms only where "
+                       "layouts disagree; constant dense weights packed",
                        kParams, [](const PluginParams& p) {
                          return std::make_unique<AlterLayout>(p.get_bool("reuse_producer_block"));
                        });
