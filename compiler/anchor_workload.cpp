@@ -51,13 +51,16 @@ std::string conv_workload(const graph::Graph& g, const graph::Node& node) {
   return "";
 }
 
-// "gemm:M,N,K" for a dense node X[M,K]·W[N,K]ᵀ, else "".
+// "gemm:M,N,K" for a dense node X[M,K]·W[N,K]ᵀ, or a dense_packed one (W in panels [N/bn,K,bn],
+// attribute units = N), else "".
 std::string dense_workload(const graph::Graph& g, const graph::Node& node) {
   if (node.inputs.size() != 2) return "";
   const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
-  if (x.size() != 2 || w.size() != 2 || x[1] != w[1]) return "";
-  return "gemm:" + std::to_string(x[0]) + "," + std::to_string(w[0]) + "," + std::to_string(x[1]);
+  bool packed = node.op == "dense_packed";
+  if (x.size() != 2 || w.size() != (packed ? 3u : 2u) || x[1] != w[1]) return "";
+  int64_t n = packed ? node.attrs.get_int("units") : w[0];
+  return "gemm:" + std::to_string(x[0]) + "," + std::to_string(n) + "," + std::to_string(x[1]);
 }
 
 bool is_convolution(const std::string& op) {
@@ -72,7 +75,7 @@ std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph
   const graph::Node& node = g.node(anchor);
   if (g.value(node.inputs.at(0)).type.dtype != DataType::float32()) return std::nullopt;
   try {
-    std::string name = node.op == "dense"        ? dense_workload(g, node)
+    std::string name = node.op == "dense" || node.op == "dense_packed" ? dense_workload(g, node)
                        : is_convolution(node.op) ? conv_workload(g, node)
                                                  : "";
     if (!name.empty()) return search::parse_workload(name);

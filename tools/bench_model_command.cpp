@@ -1,10 +1,15 @@
 // `tessel bench-model model.onnx [--torchscript model.pt] [--threads N] [--repeats R] [--passes ...]
-// [--records DB] [--json]`: the compiled model (default schedules or, with --records, the tuned
-// ones; the graph passes of --passes) against libtorch
-// running the model's TorchScript file, on the same input in one process, samples alternating
-// between the two; median and spread of each, the speedup, and the largest differences of the outputs.
+// [--records DB] [--profile] [--json]`: the compiled model (default schedules or, with --records,
+// the tuned ones; the graph passes of --passes) against libtorch running the model's TorchScript
+// file, on the same input in one process, samples alternating between the two; median and spread
+// of each, the speedup, and the largest differences of the outputs. --profile adds the time of each
+// kernel call, and per schedule. The measurement (tools/model_bench.h) is also a model experiment's.
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <numeric>
 #include <optional>
 
 #include "benchmarks/baselines/torchscript_model.h"
@@ -44,23 +49,48 @@ void compare_outputs(const NDArray& ours, const NDArray& theirs, nlohmann::json&
   result["correct"] = correct;
 }
 
-void print_bench(const nlohmann::json& r, int repeats, bool json) {
+// Each kernel call's time (median of `runs`), its share, kernel, operators and schedule; then the
+// time per schedule, largest first: where a model's time goes.
+void print_profile(GraphExecutor& exec, const nlohmann::json& graph, int runs) {
+  std::vector<double> us = exec.profile_calls(runs);
+  double total = std::accumulate(us.begin(), us.end(), 0.0);
+  std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call)\n", us.size(), total / 1e3, runs);
+  std::map<std::string, std::pair<double, int>> by_schedule;
+  for (size_t i = 0; i < us.size(); ++i) {
+    const nlohmann::json& node = graph["nodes"][i];
+    std::string ops;
+    for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
+    std::string schedule = node["schedule"];
+    std::printf("  %9.1f us %5.1f%%  %-9s %s  [%s]\n", us[i], 100 * us[i] / total,
+                node["kernel"].get<std::string>().c_str(), ops.c_str(), schedule.c_str());
+    by_schedule[schedule].first += us[i];
+    ++by_schedule[schedule].second;
+  }
+  std::vector<std::pair<std::string, std::pair<double, int>>> sorted(by_schedule.begin(), by_schedule.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+  std::printf("per schedule:\n");
+  for (const auto& [schedule, t] : sorted)
+    std::printf("  %9.1f us %5.1f%%  %3d calls  %s\n", t.first, 100 * t.first / total, t.second, schedule.c_str());
+}
+
+void print_bench(const nlohmann::json& r, int repeats) {
   std::cout << r["model"].get<std::string>() << ": tessel " << r["tessel_ms"].get<double>() << " ms (spread "
             << r["tessel_spread_pct"].get<double>() << "%), libtorch " << r["baseline_ms"].get<double>()
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
             << "x; " << r["threads"].get<int>() << " threads, " << repeats
             << " samples each, alternating; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
-            << (r["correct"].get<bool>() ? "" : " (NOT within 1e-4 relative, 1e-5 absolute)") << "\n";
-  if (json) std::cout << r.dump() << "\n";
+            << (r["correct"].get<bool>() ? "" : " (NOT within 1e-4 relative, 1e-5 absolute)") << std::endl;
 }
 
 }  // namespace
 
-nlohmann::json bench_compiled_model(const ModelBenchOptions& a) {
+nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench& after) {
   if (a.threads < 1 || a.repeats < 1) user_error("--threads and --repeats must be at least 1");
   std::string pt = a.torchscript.empty() ? beside(a.model, ".pt") : a.torchscript;
-  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  Target target = resolve_target("llvm_cpu", a.threads);
+  graph::OptimizedGraph opt =
+      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   if (opt.graph.inputs().size() != 1)
     user_error("bench-model takes single-input models; '", a.model, "' has ", opt.graph.inputs().size());
   const graph::Value& input = opt.graph.value(opt.graph.inputs()[0]);
@@ -72,7 +102,7 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a) {
   std::optional<search::TunedRecords> records;
   if (!a.records.empty()) records = search::TunedRecords::read(a.records);
   set_num_threads(a.threads);
-  CompiledModel model = compile_model(opt, resolve_target("llvm_cpu", a.threads), {records ? &*records : nullptr});
+  CompiledModel model = compile_model(opt, target, {records ? &*records : nullptr});
   GraphExecutor exec = model.executor();
   exec.set_input(input.name, x);
   auto run_tessel = [&] { exec.run(); };
@@ -87,13 +117,15 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a) {
   nlohmann::json result = {{"model", a.model},         {"tessel_ms", t.median_us / 1e3},
                            {"tessel_spread_pct", t.spread_pct}, {"threads", a.threads},
                            {"passes", opt.passes_run}, {"records", a.records}};
-  if (!torch) return result;
-  TimingStats b = summarize(torch_us);
-  result["baseline"] = "libtorch";
-  result["baseline_ms"] = b.median_us / 1e3;
-  result["baseline_spread_pct"] = b.spread_pct;
-  result["speedup"] = b.median_us / t.median_us;
-  compare_outputs(exec.output(0), torch->forward(x), result);
+  if (torch) {
+    TimingStats b = summarize(torch_us);
+    result["baseline"] = "libtorch";
+    result["baseline_ms"] = b.median_us / 1e3;
+    result["baseline_spread_pct"] = b.spread_pct;
+    result["speedup"] = b.median_us / t.median_us;
+    compare_outputs(exec.output(0), torch->forward(x), result);
+  }
+  if (after) after(result, exec, model.graph);
   return result;
 }
 
@@ -101,7 +133,7 @@ namespace {
 
 struct BenchModelArgs {
   ModelBenchOptions options;
-  bool json = false;
+  bool json = false, profile = false;
 };
 
 }  // namespace
@@ -116,8 +148,18 @@ void add_bench_model_command(CLI::App& app) {
   cmd->add_option("--repeats", o.repeats, "timed samples of each side")->capture_default_str();
   cmd->add_option("--passes", o.passes, "graph passes, as for tessel compile");
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
+  cmd->add_flag("--profile", args->profile, "also print the time of each kernel call and of each schedule");
   cmd->add_flag("--json", args->json, "end with one JSON line");
-  cmd->callback([args] { print_bench(bench_compiled_model(args->options), args->options.repeats, args->json); });
+  cmd->callback([args] {
+    int repeats = args->options.repeats;
+    bool profile = args->profile;
+    nlohmann::json r = bench_compiled_model(
+        args->options, [&](const nlohmann::json& result, GraphExecutor& exec, const nlohmann::json& graph) {
+          print_bench(result, repeats);
+          if (profile) print_profile(exec, graph, repeats);
+        });
+    if (args->json) std::cout << r.dump() << "\n";
+  });
 }
 
 }  // namespace tessel::tools

@@ -4,9 +4,12 @@
 // TorchScript file on the same input in the same process, samples alternating; the outputs are
 // compared within 1e-4 relative, 1e-5 absolute.
 #pragma once
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "runtime/graph_executor.h"
 
 namespace tessel::tools {
 
@@ -20,6 +23,9 @@ struct ModelBenchOptions {
 // "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "passes", "records"}; without
 // libtorch only model, tessel_ms, tessel_spread_pct, threads, passes and records. UserError for a
 // bad model, TorchScript file or database.
-nlohmann::json bench_compiled_model(const ModelBenchOptions& options);
+// `after` (when set) sees the result, the executor and the module's graph JSON once measured (the
+// command prints its line and a per-kernel profile there).
+using AfterBench = std::function<void(const nlohmann::json& result, GraphExecutor&, const nlohmann::json& graph)>;
+nlohmann::json bench_compiled_model(const ModelBenchOptions& options, const AfterBench& after = {});
 
 }  // namespace tessel::tools

@@ -23,7 +23,8 @@ struct CompileArgs {
 
 void compile(const CompileArgs& a) {
   Target target = Target::parse(a.target);
-  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  graph::OptimizedGraph opt =
+      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   std::optional<search::TunedRecords> records;
   if (!a.records.empty()) records = search::TunedRecords::read(a.records);
   CompiledModel model = compile_model(opt, target, {records ? &*records : nullptr, a.require_tuned});

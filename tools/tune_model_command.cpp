@@ -91,7 +91,8 @@ void tune_model(const TuneModelArgs& a) {
   options.run_label = run_label(options.strategy, options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
-  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  graph::OptimizedGraph opt =
+      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   std::vector<search::WeightedTask> tasks = model_tasks(opt, target);
   if (tasks.empty())
     user_error("tune-model: '", a.model, "' has no group whose anchor operator has a schedule template ",
