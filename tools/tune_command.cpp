@@ -59,10 +59,13 @@ search::StrategyChoice strategy_choice(const TuneArgs& args) {
 
 // The run's name in the records: the strategy's label and, unless it is the default, the back end
 // (the form experiment labels have), so that runs measuring differently generated code never
-// resume each other.
-std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure) {
+// resume each other; and the builds of the plugin libraries it uses, so that neither do runs of a
+// rebuilt plugin.
+std::string run_label(const search::StrategyChoice& choice, const TuneArgs& args,
+                      const search::MeasureOptions& measure) {
   std::string backend = search::backend_label(measure.backend, measure.backend_params);
-  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend);
+  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend) +
+         search::run_plugins_key(choice, args.space, measure.backend);
 }
 
 // (The numbers are already checked against their ranges by the options: tools/number_option.h.)
@@ -141,11 +144,13 @@ void run_tune(const TuneArgs& args, char** argv) {
   search::StrategyChoice choice = strategy_choice(args);
   auto strategy = search::create_strategy(choice);
   reexec_with_benchmark_environment(argv);
+  if (std::string ignored = search::ignored_cost_model(choice); !ignored.empty())  // (once: after re-executing)
+    std::cerr << "tessel: warning: " << ignored << "\n";
   std::unique_ptr<search::RecordsDb> db;
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
   search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
-  search::RunKey run = search::make_run_key(task, run_label(choice, options.measure), args.seed);
+  search::RunKey run = search::make_run_key(task, run_label(choice, args, options.measure), args.seed);
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
   if (args.json) print_json(args, task, search::effective_cost_model(choice), report);
