@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Checks the path docs/plugins.md promises a student: `cmake --install` of the build tree into a
-# temporary prefix gives a package that the out-of-tree plugins of docs/examples/plugin (a search
-# strategy and a cost model) build against with find_package(Tessel), also with hidden symbol
-# visibility; the installed `tessel --plugin` loads them, lists them with their parameters, tunes
-# and runs a replay experiment with them; bad --plugin arguments fail with one line and status 2.
-# Takes about 10 s (25 s when ccache has not seen the plugin yet).
+# temporary prefix gives a package of the public headers only, each compiling on its own, that the
+# out-of-tree plugins of docs/examples/plugin (two search strategies and a cost model) build
+# against with find_package(Tessel), also with hidden symbol visibility; the installed
+# `tessel --plugin` loads them, lists them with their parameters (the registry's seed included),
+# tunes and runs a replay experiment with them, whose results docs/plugins.md shows; a rebuilt
+# plugin's runs are new runs; bad --plugin arguments fail with one line and status 2; the code
+# docs/plugins.md quotes is the example's.
+# Takes about 15 s (a few minutes when ccache has not seen the plugin and the headers yet).
 # Usage: plugin_install.sh <tessel build dir> <plugin example dir>
 set -uo pipefail
 build=$1
@@ -76,12 +79,18 @@ check_headers() {
       done
   done)
   [ -z "$missing" ] && pass || fail "$missing"
-  local count
-  count=$(find "$include" -name '*.h' | wc -l)
-  # Two at a time: the machine is shared.
-  if (cd "$include" && find . -name '*.h' | sed 's|^\./||' | sort |
-        xargs -P 2 -I{} sh -c 'printf "#include \"%s\"\n" "$1" |
-          c++ -std=c++20 -fsyntax-only -I"$2" -x c++ - 2>&1 | sed "s|^|$1: |"' _ {} "$include") > "$work/headers.log" &&
+  # One translation unit per header, compiled two at a time (the machine is shared) and through
+  # ccache when there is one, so that a re-run of the suite takes seconds.
+  local count=0 h
+  mkdir -p "$work/headers"
+  while read -r h; do
+    count=$((count + 1))
+    printf '#include "%s"\n' "$h" > "$work/headers/$count.cpp"
+  done < <(cd "$include" && find . -name '*.h' | sed 's|^\./||' | sort)
+  local compiler=(c++)
+  command -v ccache > /dev/null && compiler=(ccache c++)
+  if (cd "$work/headers" && ls *.cpp | xargs -P 2 -I{} sh -c '"$@" -std=c++20 -I"$0" -c {} -o {}.o 2>&1 |
+        sed "s|^|$(cat {}): |"' "$include" "${compiler[@]}") > "$work/headers.log" &&
      [ ! -s "$work/headers.log" ]; then
     pass
   else
@@ -225,11 +234,13 @@ made = [l for l in (out / "summary.md").read_text().split("\n") if l.startswith(
 assert quoted == made, \
     "the table differs from summary.md; paste this one into docs/plugins.md:\n" + "\n".join(made)
 s = {(e["workload"], e["configuration"]["strategy"]["name"]): e for e in json.load(open(out / "summary.json"))}
-# The prose: on C9 best_neighbour reaches 95% sooner than random, all its runs get there; on C6 no
-# strategy gets there in every run.
-assert s["C9", "best_neighbour"]["trials_to_95pct"] < s["C9", "random"]["trials_to_95pct"], s
-assert s["C9", "best_neighbour"]["reached_95pct"] == 5, s
-assert all(s["C6", name]["reached_95pct"] < 5 for name in ("random", "annealing", "best_neighbour")), s
+# The prose: on C6 annealing and best_neighbour reach 95% in every run and sooner than random, which
+# gets there in one run of five; on C9 every strategy reaches it in every run, random first.
+local_searches = ("annealing", "best_neighbour")
+assert all(s["C6", n]["reached_95pct"] == 5 for n in local_searches) and s["C6", "random"]["reached_95pct"] == 1, s
+assert all(s["C6", n]["trials_to_95pct"] < s["C6", "random"]["trials_to_95pct"] for n in local_searches), s
+assert all(s["C9", n]["reached_95pct"] == 5 for n in ("random",) + local_searches), s
+assert all(s["C9", "random"]["trials_to_95pct"] < s["C9", n]["trials_to_95pct"] for n in local_searches), s
 PY
   then pass; else fail "docs/plugins.md is out of date with compare.yaml's results"; fi
 }

@@ -19,7 +19,7 @@ class InOrder : public SearchStrategy {
   std::vector<Candidate> propose(size_t n) override {
     std::vector<Candidate> batch;
     for (; next_ < space().size() && batch.size() < n; ++next_)
-      if (!visited(Candidate(next_))) batch.emplace_back(next_);
+      if (Candidate c = Candidate::from_index(next_); !visited(c)) batch.push_back(c);
     return batch;
   }
 
