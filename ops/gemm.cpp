@@ -7,6 +7,7 @@
 #include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/tiling.h"
+#include "runtime/ndarray.h"
 #include "support/error.h"
 #include "support/registry.h"
 
@@ -67,6 +68,19 @@ Tensor dense(const Tensor& x, const Tensor& w, int64_t bn, const std::string& na
   Tensor packed = pack_panels(n, w.shape()[1], width, w.dtype(),
                               [&](Expr k, Expr j) { return w(j, k); }, name + ".packed_w");
   return multiply_panels(x, packed, n, name, "dense");
+}
+
+Tensor dense_packed(const Tensor& x, const Tensor& panels, int64_t n, const std::string& name) {
+  check_matrix(x, "dense_packed");
+  if (panels.ndim() != 3 || panels.shape()[1] != x.shape()[1] || n <= 0 ||
+      (n + panels.shape()[2] - 1) / panels.shape()[2] != panels.shape()[0])
+    user_error("dense_packed: the panels must be [ceil(", n, "/bn), ", x.shape()[1], ", bn] for ", n,
+               " outputs of X ", x.shape()[0], "x", x.shape()[1], "; they are ", shape_str(panels.shape()));
+  // The schedule finds its panels as the stage tagged "pack"; here that stage only reads them, and
+  // the schedule inlines it (prepacked).
+  Tensor read = compute(panels.shape(), [&](Var jo, Var k, Var ji) { return panels(jo, k, ji); }, name + ".panels",
+                        "pack");
+  return multiply_panels(x, read, n, name, "dense");
 }
 
 int64_t gemm_panel_width(int64_t n, const Target& target) {
@@ -141,6 +155,12 @@ void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, const Gem
   cc.vectorize(cc.axis(1));
 }
 
+// Whether the "pack" stage only reads panels packed before the kernel runs (dense_packed).
+bool prepacked(const Tensor& pack) {
+  std::vector<Tensor> reads = input_tensors(pack);
+  return reads.size() == 1 && reads[0]->is_placeholder() && reads[0].shape() == pack.shape();
+}
+
 }  // namespace
 
 Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
@@ -151,6 +171,10 @@ Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
   IterVar at = schedule_output(s[output], config);
   schedule_accumulator(s[acc], s[output], at, config);
   Stage p = s[packed];
+  if (prepacked(packed)) {
+    p.compute_inline();
+    return s;
+  }
   p.parallel(p.axis(0));
   p.vectorize(p.axis(2));
   return s;

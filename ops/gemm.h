@@ -25,6 +25,10 @@ namespace tessel::ops {
 Tensor gemm(const Tensor& a, const Tensor& b, int64_t bn = 0, const std::string& name = "C");
 // bn as for gemm. Tagged "dense".
 Tensor dense(const Tensor& x, const Tensor& w, int64_t bn = 0, const std::string& name = "Y");
+// dense with W given already packed, panels[ceil(N/bn)][K][bn] = W[jo·bn + ji][k] (zero past row N),
+// as a model's constant weights are, once, at compile time (the graph's layout pass): the kernel
+// reads the panels where dense would pack them. Tagged "dense"; the dense schedule applies.
+Tensor dense_packed(const Tensor& x, const Tensor& panels, int64_t n, const std::string& name = "Y");
 
 // The panel width for the target: two vectors when that divides N, else four, one, three or half
 // a vector, else one vector (the last panel then zero-padded).

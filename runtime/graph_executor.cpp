@@ -1,6 +1,8 @@
 // The graph executor of module folders (runtime/graph_executor.h).
 #include "runtime/graph_executor.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -95,6 +97,24 @@ void GraphExecutor::set_input(const std::string& name, const NDArray& value) {
 
 void GraphExecutor::run() {
   for (const Call& call : calls_) call.kernel.call(call.args.data());
+}
+
+std::vector<double> GraphExecutor::profile_calls(int repeats) {
+  if (repeats < 1) user_error("profiling takes at least one run; ", repeats, " were asked for");
+  std::vector<std::vector<double>> times(calls_.size());
+  for (int r = 0; r < repeats; ++r) {
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      auto start = std::chrono::steady_clock::now();
+      calls_[i].kernel.call(calls_[i].args.data());
+      times[i].push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& t : times) {
+    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+    medians.push_back(t[t.size() / 2]);
+  }
+  return medians;
 }
 
 NDArray GraphExecutor::output(size_t i) const {

@@ -52,6 +52,9 @@ class GraphExecutor {
   NDArray output(size_t i) const;
   // set_input for each, run, and every output.
   std::vector<NDArray> run(const std::map<std::string, NDArray>& inputs);
+  // Runs the graph `repeats` times timing each kernel call; per call, in the order of graph.json's
+  // "nodes", the median of its times in microseconds (`tessel bench-model --profile`).
+  std::vector<double> profile_calls(int repeats);
 
  private:
   struct Port {

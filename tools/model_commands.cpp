@@ -21,7 +21,8 @@ struct CompileArgs {
 
 void compile(const CompileArgs& a) {
   Target target = Target::parse(a.target);
-  graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes));
+  graph::OptimizedGraph opt =
+      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   CompiledModel model = compile_model(opt, target);
   export_model(model, a.out);
   if (a.json) {

@@ -2,6 +2,7 @@
 #include "ops/graph/graph_op_util.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "ops/tiling.h"
 #include "runtime/ndarray.h"
@@ -9,16 +10,29 @@
 
 namespace tessel::ops {
 
-std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
+std::vector<std::string> nchw_layouts(const std::vector<std::string>& inputs, const std::vector<int>& ranks,
                                       const Attributes&) {
   std::vector<std::string> out;
-  for (int rank : ranks) out.push_back(rank == 4 ? "NCHW" : "");
+  for (int rank : ranks) {
+    bool blocked = rank == 5 && !inputs.empty() && graph::layout_rank(inputs[0]) == 5;
+    out.push_back(rank == 4 ? "NCHW" : blocked ? inputs[0] : "");
+  }
   return out;
 }
 
 std::vector<std::string> no_layouts(const std::vector<std::string>&, const std::vector<int>& ranks, const Attributes&) {
   return std::vector<std::string>(ranks.size());
 }
+
+int64_t layout_block(const std::string& layout, char dim) {
+  size_t at = layout.find(dim);
+  if (at == std::string::npos || at == 0) return 0;
+  size_t digits = at;
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(layout[digits - 1]))) --digits;
+  return digits == at ? 0 : std::stoll(layout.substr(digits, at - digits));
+}
+
+std::string nchw_layout(int64_t block) { return block > 0 ? "NCHW" + std::to_string(block) + "c" : "NCHW"; }
 
 void check_input_count(const std::vector<Tensor>& inputs, size_t min, size_t max, const char* op) {
   if (inputs.size() < min || inputs.size() > max) {

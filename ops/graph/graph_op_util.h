@@ -48,12 +48,19 @@ class FunctionGraphOp : public graph::GraphOp {
                            return std::make_unique<::tessel::ops::FunctionGraphOp>(pattern, __VA_ARGS__);  \
                          })
 
-// Output layouts: "NCHW" for every output (operators whose output is an image batch).
+// Output layouts: "NCHW" for every 4-D output, the first input's layout for 5-D ones (operators
+// whose output is an image batch in the layout of their input: pools on NCHW[x]c data).
 std::vector<std::string> nchw_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
                                       const Attributes&);
 
 // Output layouts: none (operators that move dimensions around, so no input layout carries over).
 std::vector<std::string> no_layouts(const std::vector<std::string>&, const std::vector<int>& ranks, const Attributes&);
+
+// The block size of the lower-case (inner) dimension `dim` of `layout`: layout_block("NCHW16c", 'c')
+// is 16, layout_block("OIHW8i16o", 'o') 16; 0 when the layout does not split that dimension.
+int64_t layout_block(const std::string& layout, char dim);
+// The image-batch layout with channels in blocks of `block`: "NCHW16c"; plain "NCHW" for block 0.
+std::string nchw_layout(int64_t block);
 
 // UserError unless there are between `min` and `max` inputs.
 void check_input_count(const std::vector<Tensor>& inputs, size_t min, size_t max, const char* op);

@@ -3,9 +3,15 @@
 // dense (X·Wᵀ) and matmul (numpy batched matrix product). Each reuses the operator family of ops/
 // with its tuned default schedule where there is one.
 //
+// The layout pass (passes/graph/alter_layout.cpp) turns conv2d into conv2d_nchwc or
+// depthwise_conv2d_nchwc: the same convolutions on channel-blocked data (NCHW[x]c) and weights
+// (OIHW[x]i[y]o), computed by ops/'s blocked families (their tags pick the fast CPU schedules), and
+// dense into dense_packed, its constant weight packed into the GEMM schedule's panels.
+//
 // Attributes (ONNX's, normalized by the frontend): strides [sh, sw], dilations [dh, dw],
 // pads [top, left, bottom, right], groups; conv2d_transpose also output_padding [h, w].
 #include "ops/conv2d_nchw.h"
+#include "ops/conv2d_nchwc.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/gemm.h"
 #include "ops/graph/graph_op_util.h"
@@ -46,27 +52,65 @@ Window2d window_attrs(const Attributes& a, const char* op) {
   return w;
 }
 
-// The input padded on its spatial dimensions by the pads a symmetric Conv2dParams cannot hold.
+// The checks every convolution makes of its (data, weight) inputs, then its window attributes.
+Window2d checked_window(const std::vector<Tensor>& in, const Attributes& attrs, const char* op, int data_rank,
+                        const char* data, const char* weight) {
+  check_input_count(in, 2, 2, op);
+  check_rank(in[0], data_rank, op, data);
+  check_rank(in[1], data_rank == 4 ? 4 : 6, op, weight);
+  check_float(in[0], op);
+  return window_attrs(attrs, op);
+}
+
+// The input padded on its spatial dimensions (2 and 3, NCHW or NCHW[x]c) by the pads a symmetric
+// Conv2dParams cannot hold.
 Tensor pad_asymmetric(const Tensor& data, const Window2d& w, Expr value, const std::string& name) {
-  return pad(data, {0, 0, w.pads[0], w.pads[1]}, {0, 0, w.pads[2], w.pads[3]}, std::move(value), name + ".pad");
+  std::vector<int64_t> before(data.ndim(), 0), after(data.ndim(), 0);
+  before[2] = w.pads[0], before[3] = w.pads[1], after[2] = w.pads[2], after[3] = w.pads[3];
+  return pad(data, before, after, std::move(value), name + ".pad");
+}
+
+// The data a convolution slides over: itself when the padding is symmetric (then held by
+// w.params), else padded here.
+Tensor window_input(const Tensor& data, Window2d& w, const std::string& name) {
+  if (!w.symmetric()) return pad_asymmetric(data, w, make_zero(data.dtype()), name);
+  w.params.padding = {w.pads[0], w.pads[1]};
+  return data;
 }
 
 std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
-  check_input_count(in, 2, 2, "conv2d");
-  check_rank(in[0], 4, "conv2d", "data (NCHW)");
-  check_rank(in[1], 4, "conv2d", "weight (OIHW)");
-  check_float(in[0], "conv2d");
-  Window2d w = window_attrs(attrs, "conv2d");
-  Tensor data = in[0];
-  if (w.symmetric()) {
-    w.params.padding = {w.pads[0], w.pads[1]};
-  } else {
-    data = pad_asymmetric(data, w, make_zero(data.dtype()), "conv2d");
-  }
+  Window2d w = checked_window(in, attrs, "conv2d", 4, "data (NCHW)", "weight (OIHW)");
+  Tensor data = window_input(in[0], w, "conv2d");
   int64_t channels = data.shape()[1];
   bool depthwise = w.params.groups == channels && channels > 1 && in[1].shape()[1] == 1;
   if (depthwise) return {depthwise_conv2d_nchw(data, in[1], w.params, "conv2d")};
   return {conv2d_nchw(data, in[1], w.params, "conv2d")};
+}
+
+// conv2d_nchwc: data [N, C/ib, H, W, ib], weight [O/ob, C/(groups·ib), KH, KW, ib, ob].
+std::vector<Tensor> conv2d_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  const char* op = "conv2d_nchwc";
+  Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW[x]i[y]o)");
+  return {conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
+}
+
+// depthwise_conv2d_nchwc: data [N, C/b, H, W, b], weight [C/b, 1, KH, KW, 1, b] (multiplier 1).
+std::vector<Tensor> depthwise_conv2d_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  const char* op = "depthwise_conv2d_nchwc";
+  Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW1i[x]o)");
+  const auto &d = in[0].shape(), &k = in[1].shape();
+  if (k[0] != d[1] || k[1] != 1 || k[4] != 1 || k[5] != d[4])
+    user_error(op, ": the weight must be [", d[1], ", 1, KH, KW, 1, ", d[4], "] for data ", shape_str(d), "; it is ",
+               shape_str(k));
+  return {depthwise_conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
+}
+
+// Output layout of the blocked convolutions: channels in the weight's output block ("OIHW8i16o"
+// gives "NCHW16c").
+std::vector<std::string> blocked_conv_layouts(const std::vector<std::string>& inputs, const std::vector<int>& ranks,
+                                              const Attributes&) {
+  int64_t block = inputs.size() == 2 ? layout_block(inputs[1], 'o') : 0;
+  return std::vector<std::string>(ranks.size(), block > 0 ? nchw_layout(block) : "");
 }
 
 // The transposed convolution as a convolution with stride 1 (as TVM's x86 conv2d_transpose): the
@@ -74,11 +118,7 @@ std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attribut
 // hangs over, convolved with the kernel flipped in space and with its in/out channels swapped.
 std::vector<Tensor> conv2d_transpose_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   const char* op = "conv2d_transpose";
-  check_input_count(in, 2, 2, op);
-  check_rank(in[0], 4, op, "data (NCHW)");
-  check_rank(in[1], 4, op, "weight (IOHW)");
-  check_float(in[0], op);
-  Window2d w = window_attrs(attrs, op);
+  Window2d w = checked_window(in, attrs, op, 4, "data (NCHW)", "weight (IOHW)");
   std::array<int64_t, 2> extra = pair_attr(attrs, "output_padding", 0, op);
   const Tensor& x = in[0];
   const Tensor& k = in[1];
@@ -127,6 +167,13 @@ std::vector<Tensor> dense_compute(const std::vector<Tensor>& in, const Attribute
   return {dense(in[0], in[1], 0, "dense")};
 }
 
+// dense_packed: X[M, K] and W already in panels [ceil(N/bn), K, bn] (attribute units = N).
+std::vector<Tensor> dense_packed_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  check_input_count(in, 2, 2, "dense_packed");
+  check_float(in[0], "dense_packed");
+  return {dense_packed(in[0], in[1], attrs.get_int("units"), "dense_packed")};
+}
+
 // A[..., M, K] · B[..., K, N] with the leading (batch) dimensions broadcast; both at least 2-D.
 std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attributes&) {
   const char* op = "matmul";
@@ -166,9 +213,17 @@ std::vector<Tensor> matmul_compute(const std::vector<Tensor>& in, const Attribut
 
 TESSEL_REGISTER_GRAPH_OP(conv2d, "2-D convolution, NCHW data and OIHW weight (strides, pads, dilations, groups)",
                          OpPattern::ComplexOutFusable, conv2d_compute, nchw_layouts);
+TESSEL_REGISTER_GRAPH_OP(conv2d_nchwc,
+                         "2-D convolution, NCHW[x]c data and OIHW[x]i[y]o weight (strides, pads, dilations, groups)",
+                         OpPattern::ComplexOutFusable, conv2d_nchwc_compute, blocked_conv_layouts);
+TESSEL_REGISTER_GRAPH_OP(depthwise_conv2d_nchwc,
+                         "depthwise 2-D convolution, NCHW[x]c data and OIHW1i[x]o weight (strides, pads, dilations)",
+                         OpPattern::ComplexOutFusable, depthwise_conv2d_nchwc_compute, blocked_conv_layouts);
 TESSEL_REGISTER_GRAPH_OP(conv2d_transpose, "2-D transposed convolution, NCHW data and IOHW weight",
                          OpPattern::ComplexOutFusable, conv2d_transpose_compute, nchw_layouts);
 TESSEL_REGISTER_GRAPH_OP(dense, "X[M, K] · W[N, K]ᵀ", OpPattern::ComplexOutFusable, dense_compute);
+TESSEL_REGISTER_GRAPH_OP(dense_packed, "X[M, K] · Wᵀ with W packed in panels [ceil(N/bn), K, bn] (units N)",
+                         OpPattern::ComplexOutFusable, dense_packed_compute);
 TESSEL_REGISTER_GRAPH_OP(matmul, "A[..., M, K] · B[..., K, N], batch dimensions broadcast",
                          OpPattern::ComplexOutFusable, matmul_compute);
 

@@ -86,7 +86,8 @@ FunctionGraphOp::Compute reduction(const char* op, ReduceOp combiner, bool avera
 FunctionGraphOp::Compute global_pool(const char* op, bool average) {
   return [=](const std::vector<Tensor>& in, const Attributes&) {
     check_input_count(in, 1, 1, op);
-    check_rank(in[0], 4, op, "data (NCHW)");
+    if (in[0].ndim() != 4 && in[0].ndim() != 5)
+      user_error(op, ": data must be 4-D (NCHW) or 5-D (NCHW[x]c); it is ", in[0].ndim(), "-D");
     check_float(in[0], op);
     return std::vector<Tensor>{average ? mean(in[0], {2, 3}, true, op)
                                        : reduce(in[0], {2, 3}, true, ReduceOp::Max, op)};
@@ -140,9 +141,9 @@ TESSEL_REGISTER_GRAPH_OP(reduce_max, "maximum over axes (axes, keepdims)", OpPat
                          reduction("reduce_max", ReduceOp::Max, false));
 TESSEL_REGISTER_GRAPH_OP(reduce_min, "minimum over axes (axes, keepdims)", OpPattern::Reduction,
                          reduction("reduce_min", ReduceOp::Min, false));
-TESSEL_REGISTER_GRAPH_OP(global_avg_pool2d, "mean over H and W of NCHW data, kept as 1x1", OpPattern::Reduction,
+TESSEL_REGISTER_GRAPH_OP(global_avg_pool2d, "mean over H and W of NCHW or NCHW[x]c data, kept as 1x1", OpPattern::Reduction,
                          global_pool("global_avg_pool2d", true), nchw_layouts);
-TESSEL_REGISTER_GRAPH_OP(global_max_pool2d, "maximum over H and W of NCHW data, kept as 1x1", OpPattern::Reduction,
+TESSEL_REGISTER_GRAPH_OP(global_max_pool2d, "maximum over H and W of NCHW or NCHW[x]c data, kept as 1x1", OpPattern::Reduction,
                          global_pool("global_max_pool2d", false), nchw_layouts);
 TESSEL_REGISTER_GRAPH_OP(softmax, "softmax along `axis` (default -1)", OpPattern::Opaque, softmax("softmax", false));
 TESSEL_REGISTER_GRAPH_OP(log_softmax, "log of softmax along `axis` (default -1)", OpPattern::Opaque,

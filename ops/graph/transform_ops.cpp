@@ -1,17 +1,20 @@
 // Data-movement graph operators, all injective: identity (a copy), broadcast_to, reshape, transpose, concat, split,
-// strided_slice, pad (constant, edge and reflect) and take (gather along an axis). Each output element reads one input
+// strided_slice, pad (constant, edge and reflect), take (gather along an axis) and layout_transform
+// (image batches between NCHW and channel-blocked NCHW[x]c, what the layout pass inserts). Each output element reads one input
 // element, so they fuse freely and the injective schedule (ops/injective_schedule.h) compiles them; take is tagged
 // "gather", since its reads depend on data.
 //
 // Attributes: broadcast_to shape; reshape shape (every dimension given); transpose perm; concat axis; split axis and
 // sizes `split`; strided_slice starts, ends, axes, steps (ONNX Slice: negative values count from
 // the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
-// ("constant", "edge", "reflect") and value; take axis.
+// ("constant", "edge", "reflect") and value; take axis; layout_transform src_layout and
+// dst_layout ("NCHW" or "NCHW<block>c").
 #include <algorithm>
 #include <functional>
 #include <numeric>
 
 #include "ops/graph/graph_op_util.h"
+#include "ops/layout_transform.h"
 #include "ops/pad.h"
 #include "runtime/ndarray.h"
 #include "support/error.h"
@@ -273,8 +276,44 @@ std::vector<Tensor> take_compute(const std::vector<Tensor>& in, const Attributes
       "take", "gather")};
 }
 
+// The channel block of a layout_transform attribute: 0 for "NCHW"; UserError for other layouts.
+int64_t image_block(const Attributes& attrs, const char* name, int rank) {
+  std::string layout = attrs.get_string(name);
+  int64_t block = layout_block(layout, 'c');
+  if (layout != nchw_layout(block))
+    user_error("layout_transform: ", name, " '", layout, "' is not NCHW or NCHW<block>c");
+  if (rank >= 0 && graph::layout_rank(layout) != rank)
+    user_error("layout_transform: the input is ", rank, "-D but ", name, " '", layout, "' is ", graph::layout_rank(layout), "-D");
+  return block;
+}
+
+std::vector<Tensor> layout_transform_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  check_input_count(in, 1, 1, "layout_transform");
+  const Tensor& x = in[0];
+  int64_t from = image_block(attrs, "src_layout", x.ndim()), to = image_block(attrs, "dst_layout", -1);
+  if (from == 0 && to == 0) return {compute(x.shape(), [&](const std::vector<Var>& i) { return x(as_exprs(i)); },
+                                            "layout_transform", "layout_transform")};
+  if (from == 0) return {nchw_to_nchwc(x, to, "layout_transform")};
+  if (to == 0) return {nchwc_to_nchw(x, "layout_transform")};
+  const auto& s = x.shape();
+  int64_t channels = s[1] * s[4];
+  if (channels % to != 0)
+    user_error("layout_transform: block ", to, " does not divide the ", channels, " channels");
+  return {compute({s[0], channels / to, s[2], s[3], to}, [&](Var n, Var c, Var h, Var w, Var b) {
+    Expr channel = c * Expr(to) + b;
+    return x(n, channel / Expr(from), h, w, channel % Expr(from));
+  }, "layout_transform", "layout_transform")};
+}
+
+std::vector<std::string> layout_transform_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
+                                                  const Attributes& attrs) {
+  return std::vector<std::string>(ranks.size(), attrs.get_string("dst_layout"));
+}
+
 }  // namespace
 
+TESSEL_REGISTER_GRAPH_OP(layout_transform, "image batch between NCHW and NCHW[x]c (src_layout, dst_layout)",
+                         OpPattern::Injective, layout_transform_compute, layout_transform_layouts);
 TESSEL_REGISTER_GRAPH_OP(reshape, "the same elements in another shape (shape)", OpPattern::Injective, reshape_compute,
                          no_layouts);
 TESSEL_REGISTER_GRAPH_OP(identity, "a copy of the input", OpPattern::Injective, identity_compute);

@@ -12,7 +12,7 @@
 namespace tessel::graph {
 
 std::vector<std::string> default_pipeline() {
-  return {"fold_batch_norm", "fold_constants", "cse", "dce", "fuse", "plan_memory"};
+  return {"fold_batch_norm", "fold_constants", "cse", "dce", "layout", "fuse", "plan_memory"};
 }
 
 std::vector<std::string> parse_pipeline(const std::string& spec) {
@@ -37,9 +37,9 @@ std::vector<std::string> parse_pipeline(const std::string& spec) {
   return pipeline;
 }
 
-OptimizedGraph optimize_graph(Graph graph, const std::vector<std::string>& pipeline) {
+OptimizedGraph optimize_graph(Graph graph, const std::vector<std::string>& pipeline, const Target& target) {
   verify(graph);
-  OptimizedGraph g{std::move(graph), std::nullopt, std::nullopt, {}, {}};
+  OptimizedGraph g{std::move(graph), target, std::nullopt, std::nullopt, {}, {}};
   for (const std::string& name : pipeline) {
     std::unique_ptr<GraphPass> pass = Registry<GraphPass>::instance().create(name);
     auto start = std::chrono::steady_clock::now();

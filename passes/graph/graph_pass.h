@@ -22,6 +22,7 @@
 #include "ir/graph/op.h"
 #include "passes/graph/fused_group.h"
 #include "passes/graph/memory_plan.h"
+#include "target/target.h"
 
 namespace tessel::graph {
 
@@ -29,6 +30,7 @@ namespace tessel::graph {
 // graph_changed(), which drops decisions made about the graph before the rewrite.
 struct OptimizedGraph {
   Graph graph;
+  Target target = Target::host();  // what the model is compiled for (the layout pass sizes its blocks for it)
   std::optional<std::vector<FusedGroup>> groups;  // set by "fuse"
   std::optional<MemoryPlan> memory;               // set by "plan_memory"
   std::vector<std::string> passes_run;
@@ -48,8 +50,8 @@ class GraphPass {
   virtual std::string run(OptimizedGraph& g) const = 0;
 };
 
-// The passes run when none are named, in order: fold_batch_norm, fold_constants, cse, dce, fuse,
-// plan_memory.
+// The passes run when none are named, in order: fold_batch_norm, fold_constants, cse, dce, layout,
+// fuse, plan_memory.
 std::vector<std::string> default_pipeline();
 
 // A pipeline written as a comma-separated list. Names with a leading '-' switch that pass off;
@@ -58,9 +60,10 @@ std::vector<std::string> default_pipeline();
 // off a pass that is not in the pipeline, is a UserError listing the passes.
 std::vector<std::string> parse_pipeline(const std::string& spec);
 
-// Runs the passes in order on `graph` (verified before and after); the report gets one line per
-// pass. Throws UserError for an unknown pass or a graph a pass leaves malformed.
-OptimizedGraph optimize_graph(Graph graph, const std::vector<std::string>& pipeline = default_pipeline());
+// Runs the passes in order on `graph` (verified before and after) for `target`; the report gets
+// one line per pass. Throws UserError for an unknown pass or a graph a pass leaves malformed.
+OptimizedGraph optimize_graph(Graph graph, const std::vector<std::string>& pipeline = default_pipeline(),
+                              const Target& target = Target::host());
 
 // The fused groups of `g` in execution order: those of the "fuse" pass, or, when it did not run,
 // one group per operator node.

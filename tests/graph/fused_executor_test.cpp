@@ -33,9 +33,11 @@ ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, 
   return g.add_constant(name, NDArray::random_uniform(std::move(shape), DataType::float32(), seed, -1, 1));
 }
 
-// Runs g fused (default pipeline) and unfused on the same random input; returns the fusion.
-std::vector<FusedGroup> check_fused_matches_unfused(const Graph& g) {
-  OptimizedGraph opt = optimize_graph(g);
+// Runs g fused (by default, the default pipeline) and unfused on the same random input; returns
+// the fusion.
+std::vector<FusedGroup> check_fused_matches_unfused(const Graph& g,
+                                                    const std::vector<std::string>& pipeline = default_pipeline()) {
+  OptimizedGraph opt = optimize_graph(g, pipeline);
   GraphExecutor fused = compile_model(opt).executor();
   std::map<std::string, NDArray> in;
   for (ValueId v : g.inputs())
@@ -70,8 +72,10 @@ TEST_CASE("fused kernels: convolution with its element-wise tail, residual block
                         {{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{8}}, {"strides", Ints{2, 2}}});
   ValueId pool = g.add_op("relu", {g.add_op("avg_pool2d", {dw}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{1, 1}}})});
   g.add_output(pool);
-  std::vector<FusedGroup> groups = check_fused_matches_unfused(g);
-  CHECK(groups.size() == 4);  // conv+bias+relu, conv+add+clip, depthwise conv, pool+relu
+  // conv+bias+relu, conv+add+clip, depthwise conv, pool+relu
+  CHECK(check_fused_matches_unfused(g, parse_pipeline("-layout")).size() == 4);
+  // The same groups in NCHW8c, with a transform of the input and one of the output.
+  CHECK(check_fused_matches_unfused(g).size() == 6);
 }
 
 TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into reductions", "[graph][fused]") {
@@ -127,16 +131,21 @@ TEST_CASE("fused kernels: the tail runs in the convolution's output loop", "[gra
   ValueId c = g.add_op("conv2d", {x, constant(g, "w", {4, 4, 3, 3}, 1)}, {{"pads", Ints{1, 1, 1, 1}}});
   ValueId y = g.add_op("relu", {g.add_op("bias_add", {c, constant(g, "b", {4}, 2)}, {{"axis", int64_t{1}}})});
   g.add_output(y);
-  OptimizedGraph opt = optimize_graph(g);
-  REQUIRE(opt.groups->size() == 1);
-  ops::GroupKernel k = ops::group_kernel(opt.graph, opt.groups->at(0).nodes, y);
-  std::string code = to_string(lower(ops::schedule_group(k, Target::host()), k.args(), "fused"));
-  INFO(code);
-  // The output is stored once, as relu(accumulator + bias), from a per-tile accumulator: no
-  // buffer holds the whole convolution, no stage of its own computes the bias or the relu.
-  CHECK(code.find("] = max(conv2d[") != std::string::npos);
-  CHECK(code.find("conv2d[float32 * 144]") == std::string::npos);
-  CHECK(code.find("allocate bias_add") == std::string::npos);
+  for (const char* passes : {"-layout", ""}) {
+    OptimizedGraph opt = optimize_graph(g, parse_pipeline(passes));
+    // NCHW: one group; blocked (the conv2d_nchwc's), transforms of the input and the output around it.
+    REQUIRE(opt.groups->size() == (*passes ? 1 : 3));
+    const FusedGroup& group = opt.groups->at(*passes ? 0 : 1);
+    std::string conv = opt.graph.node(group.anchor).op, tail = *passes ? "bias_add" : "add";
+    ops::GroupKernel k = ops::group_kernel(opt.graph, group.nodes, group.outputs.at(0));
+    std::string code = to_string(lower(ops::schedule_group(k, Target::host()), k.args(), "fused"));
+    INFO(code);
+    // The output is stored once, as relu(accumulator + bias), from a per-tile accumulator: no
+    // buffer holds the whole convolution, no stage of its own computes the bias or the relu.
+    CHECK(code.find("] = max(" + conv + "[") != std::string::npos);
+    CHECK(code.find(conv + "[float32 * 144]") == std::string::npos);
+    CHECK(code.find("allocate " + tail) == std::string::npos);
+  }
 }
 
 TEST_CASE("module folders: exported, loaded by the runtime alone, corrupt files refused", "[graph][module]") {

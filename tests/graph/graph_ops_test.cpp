@@ -28,6 +28,7 @@ TensorType i64(std::vector<int64_t> shape) { return {std::move(shape), DataType:
 
 std::vector<OpCase> cases() {
   TensorType img = f32({1, 6, 7, 9});
+  TensorType blocked = f32({1, 2, 7, 9, 3});  // img's channels in blocks of 3 (NCHW3c)
   return {
       {"relu", {img}, {}},
       {"sigmoid", {img}, {}},
@@ -51,10 +52,21 @@ std::vector<OpCase> cases() {
       {"conv2d",
        {img, f32({4, 3, 3, 2})},
        {{"groups", int64_t{2}}, {"pads", Ints{1, 0, 2, 1}}, {"strides", Ints{2, 1}}}},
+      {"conv2d_nchwc",
+       {blocked, f32({2, 2, 3, 2, 3, 4})},
+       {{"pads", Ints{1, 0, 2, 1}}, {"strides", Ints{2, 1}}}},
+      {"depthwise_conv2d_nchwc", {blocked, f32({2, 1, 3, 3, 1, 3})}, {{"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}}},
+      {"layout_transform", {img}, {{"src_layout", std::string("NCHW")}, {"dst_layout", std::string("NCHW3c")}}},
+      {"layout_transform", {blocked}, {{"src_layout", std::string("NCHW3c")}, {"dst_layout", std::string("NCHW2c")}}},
+      {"layout_transform", {blocked}, {{"src_layout", std::string("NCHW3c")}, {"dst_layout", std::string("NCHW")}}},
+      {"max_pool2d", {blocked}, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}},
+      {"avg_pool2d", {blocked}, {{"kernel_shape", Ints{2, 3}}, {"pads", Ints{0, 1, 1, 0}}, {"ceil_mode", int64_t{1}}}},
+      {"global_avg_pool2d", {blocked}, {}},
       {"conv2d_transpose",
        {f32({1, 4, 3, 4}), f32({4, 3, 3, 3})},
        {{"groups", int64_t{2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 0, 1}}, {"output_padding", Ints{1, 0}}}},
       {"dense", {f32({3, 10}), f32({7, 10})}, {}},
+      {"dense_packed", {f32({3, 10}), f32({2, 10, 4})}, {{"units", int64_t{7}}}},  // the last panel partly unused
       {"matmul", {f32({2, 1, 3, 4}), f32({5, 4, 6})}, {}},
       {"max_pool2d",
        {img},
