@@ -152,6 +152,7 @@ class Loader {
       Configuration c = configuration(p);
       if (seen.insert({c.workload, c.label}).second) config.configurations.push_back(std::move(c));
     }
+    check_cost_model_used(config);
     return config;
   }
 
@@ -302,6 +303,19 @@ class Loader {
     if (!piece) return "";
     return "; a shape inside a YAML list must be quoted, since its commas separate the list's items: "
            "workloads: ['conv2d:1,64,56,56,64,3,1,1', C6]";
+  }
+
+  // A cost model that no strategy of the grid ranks with would be ignored by every run: refused.
+  // (In a grid that has one, e.g. [random, model_based], random runs without it, as documented.)
+  void check_cost_model_used(const ExperimentConfig& config) const {
+    auto given = [](const Configuration& c) { return !c.cost_model.name.empty() && c.cost_model.name != "none"; };
+    auto used = [](const Configuration& c) { return c.cost_model_used != "none"; };
+    const auto& all = config.configurations;
+    auto ignored = std::find_if(all.begin(), all.end(), given);
+    if (ignored == all.end() || std::any_of(all.begin(), all.end(), used)) return;
+    r_.fail(root_["cost_model"], "no strategy of this config ranks candidates with a cost model, so cost_model '",
+            ignored->cost_model.name, "' would be ignored; remove cost_model, or add a strategy that uses one ",
+            "(model_based)");
   }
 
   void check_strategy(Configuration& c, const YAML::Node& at) const {

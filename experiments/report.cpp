@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include "support/error.h"
@@ -144,6 +145,15 @@ void write_summary(std::ostream& out, const ExperimentConfig& config, const nloh
            "to back: the best of many such numbers is optimistic); the baseline was measured once in this process "
            "before tuning. To quote a speedup, re-measure the winners against the baseline in alternation: "
            "`tessel bench <op> --workload ... --tuned records.db`.\n\n";
+  std::set<std::string> replayed;
+  for (const Configuration& c : config.configurations)
+    if (c.measure.rfind("replay:", 0) == 0) replayed.insert(c.measure.substr(7));
+  if (!replayed.empty())
+    out << "Replayed runs measured nothing: their GFLOP/s and their baseline's come from the recorded set ("
+        << join_list({replayed.begin(), replayed.end()})
+        << "), measured on the machine and at the time it was recorded, so a speedup here compares recorded numbers "
+           "with a recorded baseline, not with this machine's. To quote one, tune with `measure: hardware` and "
+           "re-measure the winners against the baseline in alternation (`tessel bench ... --tuned`).\n\n";
   out << "| workload | configuration | best GFLOP/s | baseline | baseline GFLOP/s | speedup | trials to 95% | "
          "reached | errors |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const nlohmann::json& s : summary) {

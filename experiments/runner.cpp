@@ -18,6 +18,7 @@
 #include "support/error.h"
 #include "support/install_paths.h"
 #include "support/output_file.h"
+#include "support/registry.h"
 
 #ifndef TESSEL_SOURCE_TREE
 #define TESSEL_SOURCE_TREE "."
@@ -50,6 +51,13 @@ Target resolved_target(const Configuration& c, const ExperimentConfig& config) {
   return target.is_cpu() && !sets_threads ? target.with_threads(config.measure.threads) : target;
 }
 
+// The libraries loaded with --plugin, with the hash of each (their runs' keys carry it too).
+nlohmann::json plugin_libraries_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PluginLibrary& library : loaded_plugin_libraries()) out.push_back(library.to_json());
+  return out;
+}
+
 nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& options) {
   nlohmann::json runs = nlohmann::json::array();
   for (const RunSpec& r : config.runs()) {
@@ -65,6 +73,7 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
           {"seeds", config.seeds},       {"runs", runs},                {"git", git_state()},
           {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
           {"host_target", Target::host().str()},
+          {"plugin_libraries", plugin_libraries_json()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
                                {"timeout_s", config.measure.timeout_s}, {"select", config.measure.select},
@@ -155,15 +164,17 @@ RunResult run_one(const ExperimentConfig& config, const RunSpec& spec, size_t nu
   const Configuration& c = config.configurations[spec.configuration];
   const search::Task& task = bench.task(c);
   const WorkloadBaseline& baseline = bench.baseline(c);
-  auto strategy = search::create_strategy({c.strategy.name, c.strategy.params, c.cost_model.name,
-                                           c.cost_model.params, spec.seed, c.transfer_from});
+  search::StrategyChoice choice{c.strategy.name,    c.strategy.params, c.cost_model.name,
+                                c.cost_model.params, spec.seed,         c.transfer_from};
+  auto strategy = search::create_strategy(choice);
   search::TuneOptions tune;
   tune.trials = c.trials;
   tune.batch = static_cast<size_t>(c.batch);
   tune.progress = false;
   tune.select.candidates = config.measure.select;
   tune.plugin_time_limit_s = config.measure.plugin_timeout_s;
-  search::RunKey key = search::make_run_key(task, c.label, spec.seed);
+  search::RunKey key =
+      search::make_run_key(task, c.label + search::run_plugins_key(choice, c.space.name, c.backend.name), spec.seed);
   key.space = c.space.label();  // its parameters too: runs in differently set spaces never resume each other
   auto show = [&](const search::TuneReport& r) {
     if (options.progress)

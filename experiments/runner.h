@@ -1,6 +1,7 @@
 // The experiment runner behind `tessel experiment run`: runs every configuration of a config
 // (experiment_config.h) once per seed and writes the outputs into one folder:
-//   manifest.json  the config, the expanded runs, seeds, git commit, library versions, CPU, time
+//   manifest.json  the config, the expanded runs, seeds, git commit, library versions, CPU, time,
+//                  and each --plugin library with the hash of its file (also in its runs' keys)
 //   records.db     every trial (search/records), which is also what makes re-running resume
 //   curves.csv     best-so-far GFLOP/s after each trial of each run
 //   summary.json   per configuration: mean best GFLOP/s, spread, baseline, trials_to_95pct

@@ -62,11 +62,24 @@ std::string effective_cost_model(const StrategyChoice& choice) {
   return create_bare_strategy(choice)->uses_cost_model() ? choice.cost_model : "none";
 }
 
+std::string ignored_cost_model(const StrategyChoice& choice) {
+  if (is_none(choice.cost_model) || effective_cost_model(choice) != "none") return "";
+  return "strategy '" + choice.strategy + "' ranks no candidates with a cost model, so cost model '" +
+         choice.cost_model + "' is ignored; a strategy that uses one is model_based";
+}
+
 std::string run_strategy_label(const StrategyChoice& choice) {
   std::string strategy = plugin_label(choice.strategy, choice.strategy_params);
   if (effective_cost_model(choice) == "none") return strategy;
   return strategy + "+" + plugin_label(choice.cost_model, choice.cost_model_params) +
          (choice.transfer_from.empty() ? "" : "+transfer");
+}
+
+std::string run_plugins_key(const StrategyChoice& choice, const std::string& space, const std::string& backend) {
+  return plugin_libraries_key({{SearchStrategy::kPluginKind, choice.strategy},
+                               {CostModel::kPluginKind, effective_cost_model(choice)},
+                               {"space", space},
+                               {"backend", backend}});
 }
 
 }  // namespace tessel::search

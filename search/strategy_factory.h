@@ -16,7 +16,9 @@
 //    cost_model "none" throws a UserError saying to pass one (--cost-model / cost_model:).
 //  - A cost model given to a strategy that does not use one (random, grid, annealing, genetic, ...)
 //    is ignored: it is not even created, so its parameters are not checked either. Callers that
-//    report the cost model of a run should report effective_cost_model(), which says "none" then.
+//    report the cost model of a run should report effective_cost_model(), which says "none" then,
+//    and tell the user (ignored_cost_model()): tune warns, an experiment config whose cost models
+//    no strategy of its grid uses is refused.
 //  - `seed` seeds the strategy and the cost model; a "seed" inside strategy_params or
 //    cost_model_params is overridden by it, so one number repeats the whole run.
 //  - transfer_from, when not empty, names a records database (search/records) whose trials of OTHER
@@ -55,10 +57,19 @@ std::unique_ptr<SearchStrategy> create_strategy(const std::string& strategy, con
 // else "none". Throws like create_strategy for unknown strategy names.
 std::string effective_cost_model(const StrategyChoice& choice);
 
+// "" unless the choice names a cost model its strategy does not use; then what a user who gave
+// one should be told: that it is ignored, and which strategy uses one (tune warns with it).
+std::string ignored_cost_model(const StrategyChoice& choice);
+
 // The strategy name a run with this choice is recorded under (RunKey::strategy), so that runs
 // differing in their cost model, parameters or transfer source never resume each other: "random",
 // "genetic{pop_size=16}", "model_based+xgboost", "model_based+xgboost{rounds=50}+transfer" (the seed
 // is the run key's own field, so a "seed" parameter is left out).
 std::string run_strategy_label(const StrategyChoice& choice);
+
+// What a run's key adds for the plugin libraries it uses (support/registry.h
+// plugin_libraries_key): the builds of the libraries its strategy, the cost model it uses, its
+// schedule space and its back end come from; "" when all are built in.
+std::string run_plugins_key(const StrategyChoice& choice, const std::string& space, const std::string& backend);
 
 }  // namespace tessel::search

@@ -19,7 +19,10 @@ TrialOutcome outcome_of(const TrialRecord& r) { return {r.candidate, r.result.ok
 // "search strategy '<run's strategy label>' <doing>".
 template <typename Call>
 auto guarded(const RunKey& run, const TuneOptions& options, const char* doing, Call&& call) {
-  return call_plugin("search strategy '" + run.strategy + "' " + doing, options.plugin_time_limit_s,
+  // Named as the user wrote it: the run's label without the builds of its plugin libraries
+  // (" plugins=<hash>", support/registry.h plugin_libraries_key).
+  std::string strategy = run.strategy.substr(0, run.strategy.find(" plugins="));
+  return call_plugin("search strategy '" + strategy + "' " + doing, options.plugin_time_limit_s,
                      std::forward<Call>(call));
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/hash.h"
 #include "support/limits.h"
 
 namespace tessel {
@@ -31,6 +33,12 @@ std::vector<PluginInfo>& catalogue() {
 std::map<std::string, std::string>& plugin_libraries() {
   static std::map<std::string, std::string> libraries;
   return libraries;
+}
+
+// The hash of each library loaded by load_plugin_library, by the path it was loaded as.
+std::map<std::string, std::string>& plugin_library_hashes() {
+  static std::map<std::string, std::string> hashes;
+  return hashes;
 }
 
 // What load_plugin_library checks a library's static initializers against: how many plugins
@@ -244,7 +252,8 @@ std::string PluginParams::get_string(const std::string& name) const {
 }
 
 void throw_unknown_plugin(const std::string& kind, const std::string& name, const std::vector<std::string>& valid) {
-  user_error("unknown ", kind, " '", name, "'; valid names: ", join_names(valid));
+  user_error("unknown ", kind, " '", name, "'; valid names: ", join_names(valid), " (a plugin of your own is loaded ",
+             "first: tessel --plugin libmine.so <command> ...; see docs/plugins.md)");
 }
 
 std::string describe_plugin(const PluginInfo& info) {
@@ -272,6 +281,20 @@ void rethrow_from_plugin(const std::string& what) {
   }
 }
 
+void add_common_params(PluginInfo& info, const std::vector<ParamSpec>& common) {
+  std::vector<ParamSpec> added;
+  for (const ParamSpec& spec : common) {
+    auto own = std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& p) { return p.name == spec.name; });
+    if (own == info.params.end())
+      added.push_back(spec);
+    else if (own->type != spec.type)
+      user_error("it declares parameter '", spec.name, "' as ", type_wanted(own->type), ", but every ", info.kind,
+                 " takes '", spec.name, "' as ", type_wanted(spec.type), " (", spec.description,
+                 "); leave it out and the registry adds it");
+  }
+  info.params.insert(info.params.begin(), added.begin(), added.end());
+}
+
 void detail::registration_failed(const std::string& kind, const std::string& name, const std::string& message) {
   registration_log().failed.push_back(kind + " '" + name + "' threw: " + message);
 }
@@ -288,6 +311,17 @@ std::string plugin_file(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec))
     user_error("cannot load plugin library '", path, "': not a file; give the path of a shared library (.so)");
   return path.find('/') == std::string::npos ? "./" + path : path;
+}
+
+// The hash of a plugin library's bytes (support/hash.h), as 16 hex digits.
+std::string hash_of_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint64_t hash = kFnv1a64Start;
+  std::vector<char> buffer(1 << 16);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
+    hash = fnv1a64(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())), hash);
+  if (in.bad()) user_error("cannot read plugin library '", path, "' to record its hash");
+  return hex64(hash);
 }
 
 // The handles of the libraries loaded as plugins, to tell them from libraries loaded otherwise.
@@ -386,6 +420,34 @@ void load_plugin_library(const std::string& path) {
                " (a plugin must be a shared library built against this Tessel)");
   check_registrations(path, handle, before);
   plugin_handles().insert(handle);
+  plugin_library_hashes()[path] = hash_of_file(path);
+}
+
+nlohmann::json PluginLibrary::to_json() const { return {{"path", path}, {"fnv1a64", hash}, {"plugins", plugins}}; }
+
+std::vector<PluginLibrary> loaded_plugin_libraries() {
+  std::vector<PluginLibrary> out;
+  for (const auto& [path, hash] : plugin_library_hashes()) {
+    PluginLibrary library{path, hash, {}};
+    for (const auto& [plugin, from] : plugin_libraries())
+      if (from == path) library.plugins.push_back(plugin);
+    out.push_back(std::move(library));
+  }
+  return out;
+}
+
+std::string plugin_library_hash(const std::string& kind, const std::string& name) {
+  auto library = plugin_libraries().find(kind + "/" + name);
+  return library == plugin_libraries().end() ? "" : plugin_library_hashes().at(library->second);
+}
+
+std::string plugin_libraries_key(const std::vector<std::pair<std::string, std::string>>& plugins) {
+  std::set<std::string> hashes;
+  for (const auto& [kind, name] : plugins)
+    if (std::string hash = plugin_library_hash(kind, name); !hash.empty()) hashes.insert(hash);
+  std::string key;
+  for (const std::string& hash : hashes) key += (key.empty() ? " plugins=" : "+") + hash;
+  return key;
 }
 
 std::string plugin_label(const std::string& name, const nlohmann::json& params) {

@@ -184,7 +184,8 @@ class Registry {
   std::map<std::string, Entry> entries_;
 };
 
-// Throws the "unknown plugin" error: what was asked, of which kind, and the valid names.
+// Throws the "unknown plugin" error: what was asked, of which kind, the valid names, and how a
+// plugin built out of tree is loaded (`tessel --plugin`).
 [[noreturn]] void throw_unknown_plugin(const std::string& kind, const std::string& name,
                                        const std::vector<std::string>& valid);
 
@@ -204,6 +205,30 @@ const typename Registry<Interface>::Entry& Registry<Interface>::find(const std::
 // dlopen: it ends the process with a one-line message naming the library and exit status 2.
 void load_plugin_library(const std::string& path);
 
+// Gives a plugin the parameters every plugin of its kind takes (an interface declares them as a
+// static common_params(), as SearchStrategy does with `seed`), ahead of its own, unless it declares
+// one itself. One it declares with another type is a UserError: the tuner sets it for every plugin.
+void add_common_params(PluginInfo& info, const std::vector<ParamSpec>& common);
+
+// A library loaded with load_plugin_library: the path it was loaded as, the FNV-1a hash of its
+// bytes when it was loaded (support/hash.h), and its plugins as "kind/name". Experiment manifests
+// record these, and run keys the hashes, so that results are never mistaken for those of another
+// build of the library.
+struct PluginLibrary {
+  std::string path;
+  std::string hash;
+  std::vector<std::string> plugins;
+  nlohmann::json to_json() const;
+};
+std::vector<PluginLibrary> loaded_plugin_libraries();
+// The hash of the library a plugin was loaded from; "" for a built-in plugin.
+std::string plugin_library_hash(const std::string& kind, const std::string& name);
+// The part of a run key that names the builds of the plugin libraries behind `plugins` ({kind,
+// name} pairs: the run's strategy, cost model, space, back end): "" when all are built in, else
+// " plugins=<hash>[+<hash>...]". A run using a rebuilt library gets another key, so it neither
+// resumes nor returns the records of the old build.
+std::string plugin_libraries_key(const std::vector<std::pair<std::string, std::string>>& plugins);
+
 namespace detail {
 // Notes a registration that threw, for load_plugin_library to report.
 void registration_failed(const std::string& kind, const std::string& name, const std::string& message);
@@ -217,6 +242,7 @@ struct PluginRegistrar {
     try {
       PluginInfo info = make_info();
       info.kind = Interface::kPluginKind;
+      if constexpr (requires { Interface::common_params(); }) add_common_params(info, Interface::common_params());
       Registry<Interface>::instance().add(std::move(info), make_factory());
     } catch (const std::exception& e) {
       registration_failed(Interface::kPluginKind, name, e.what());

@@ -43,9 +43,11 @@ search::StrategyChoice strategy_choice(const SearchArgs& args) {
   return choice;
 }
 
-std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure) {
+std::string run_label(const search::StrategyChoice& choice, const std::string& space,
+                      const search::MeasureOptions& measure) {
   std::string backend = search::backend_label(measure.backend, measure.backend_params);
-  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend);
+  return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend) +
+         search::run_plugins_key(choice, space, measure.backend);
 }
 
 // (The numbers are already checked against their ranges by the options: tools/number_option.h.)

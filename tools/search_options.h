@@ -35,7 +35,9 @@ search::TuneOptions tune_options(const SearchArgs& args);
 
 // The run's name in the records: the strategy's label and, unless it is the default, the back end
 // (the form experiment labels have), so that runs measuring differently generated code never
-// resume each other.
-std::string run_label(const search::StrategyChoice& choice, const search::MeasureOptions& measure);
+// resume each other; and the builds of the plugin libraries it uses (strategy, cost model, the
+// schedule space `space`, back end), so that neither do runs of a rebuilt plugin.
+std::string run_label(const search::StrategyChoice& choice, const std::string& space,
+                      const search::MeasureOptions& measure);
 
 }  // namespace tessel::tools

@@ -100,11 +100,13 @@ void run_tune(const TuneArgs& args, char** argv) {
   search::StrategyChoice choice = strategy_choice(args);
   auto strategy = search::create_strategy(choice);
   reexec_with_benchmark_environment(argv);
+  if (std::string ignored = search::ignored_cost_model(choice); !ignored.empty())  // (once: after re-executing)
+    std::cerr << "tessel: warning: " << ignored << "\n";
   std::unique_ptr<search::RecordsDb> db;
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
   search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
-  search::RunKey run = search::make_run_key(task, run_label(choice, options.measure), args.seed);
+  search::RunKey run = search::make_run_key(task, run_label(choice, args.space, options.measure), args.seed);
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
   print_best(task, report, args.first_lines);
   if (args.json) print_json(args, task, search::effective_cost_model(choice), report);

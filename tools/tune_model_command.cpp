@@ -88,7 +88,7 @@ void tune_model(const TuneModelArgs& a) {
   options.strategy = strategy_choice(a);
   options.tune = tune_options(a);
   options.tune.progress = false;
-  options.run_label = run_label(options.strategy, options.tune.measure);
+  options.run_label = run_label(options.strategy, "template", options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
   graph::OptimizedGraph opt =

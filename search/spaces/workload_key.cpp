@@ -11,6 +11,7 @@
 #include "ir/node_list.h"
 #include "ir/printer.h"
 #include "support/error.h"
+#include "support/hash.h"
 
 namespace tessel::search {
 
@@ -158,20 +159,12 @@ class CanonicalWriter {
   size_t computes_ = 0, lets_ = 0;
 };
 
-uint64_t fnv1a64(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
-}
-
 }  // namespace
 
 std::string canonical_form(const std::vector<Tensor>& args) { return CanonicalWriter(args).text(); }
 
 std::string workload_key(const std::string& op, const std::vector<Tensor>& args) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(canonical_form(args))));
-  return op + "/" + hex;
+  return op + "/" + fnv1a64_hex(canonical_form(args));
 }
 
 }  // namespace tessel::search

@@ -48,7 +48,6 @@ class AnnealingStrategy : public SearchStrategy {
 };
 
 const std::vector<ParamSpec> kParams = {
-    seed_param(),
     {"temperature", ParamType::Float, 0.2, "initial temperature, relative to the current GFLOP/s", Allowed::above(0)},
     {"cooling", ParamType::Float, 0.9, "temperature factor per batch", Allowed::above(0).at_most(1)}};
 

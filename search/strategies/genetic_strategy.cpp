@@ -56,7 +56,6 @@ class GeneticStrategy : public SearchStrategy {
 };
 
 const std::vector<ParamSpec> kParams = {
-    seed_param(),
     {"population", ParamType::Int, 16, "the best configurations kept as parents",
      Allowed::at_least(2).at_most(limits::kMaxPopulation)},
     {"mutation", ParamType::Float, 0.1, "probability that a child's knob takes a random choice",

@@ -34,7 +34,7 @@ class GridStrategy : public SearchStrategy {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(SearchStrategy, grid, "every configuration in index order (exhaustive)",
-                       std::vector<ParamSpec>{seed_param()},
+                       std::vector<ParamSpec>{},
                        [](const PluginParams& p) { return std::make_unique<GridStrategy>(p.get_int("seed")); });
 
 }  // namespace tessel::search

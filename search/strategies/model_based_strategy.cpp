@@ -310,7 +310,6 @@ class ModelBasedStrategy : public SearchStrategy {
 };
 
 const std::vector<ParamSpec> kParams = {
-    seed_param(),
     {"chains", ParamType::Int, 16, "parallel simulated-annealing chains per round", limits::population()},
     {"steps", ParamType::Int, 32, "annealing steps of each chain per round",
      Allowed::at_least(0).at_most(limits::kMaxIterations)},

@@ -19,7 +19,7 @@ class RandomStrategy : public SearchStrategy {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(SearchStrategy, random, "uniform random configurations, without replacement",
-                       std::vector<ParamSpec>{seed_param()},
+                       std::vector<ParamSpec>{},
                        [](const PluginParams& p) { return std::make_unique<RandomStrategy>(p.get_int("seed")); });
 
 }  // namespace tessel::search

@@ -29,7 +29,6 @@ RlOptions options_from(const PluginParams& p) {
 std::vector<ParamSpec> rl_params() {
   RlOptions d;
   return {
-      seed_param(),
       {"learning_rate", ParamType::Float, d.learning_rate, "Adam learning rate of the policy",
        Allowed::above(0).at_most(10)},
       {"hidden", ParamType::Int, d.hidden, "width of the policy's GRU state and choice embeddings",

@@ -128,6 +128,8 @@ void SearchStrategy::add_unvisited(std::vector<Candidate>& batch, const std::vec
       batch.push_back(c);
 }
 
+std::vector<ParamSpec> SearchStrategy::common_params() { return {seed_param()}; }
+
 ParamSpec seed_param() { return {"seed", ParamType::Int, 0, "seed of the strategy's random choices", limits::seed()}; }
 
 }  // namespace tessel::search

@@ -57,6 +57,10 @@ class SearchStrategy {
   static constexpr const char* kPluginKind = "strategy";
   explicit SearchStrategy(uint64_t seed) : rng_(seed) {}
   virtual ~SearchStrategy() = default;
+  // The parameters every strategy takes, which the registry adds to those a strategy declares:
+  // `seed` (seed_param()), so tune's --seed and an experiment's seeds reach every strategy; its
+  // factory reads it with get_int("seed") and passes it to this base.
+  static std::vector<ParamSpec> common_params();
 
   // The registry name, for messages; set by create_strategy (search/strategy_factory.h).
   const std::string& name() const { return name_; }
@@ -126,7 +130,7 @@ class SearchStrategy {
   std::shared_ptr<const TransferSource> transfer_;
 };
 
-// The parameter every strategy takes.
+// The parameter every strategy takes (common_params): a strategy may list it among its own, first.
 ParamSpec seed_param();
 
 }  // namespace tessel::search

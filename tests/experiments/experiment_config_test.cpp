@@ -71,6 +71,13 @@ TEST_CASE("bad configs fail with their location and the valid names", "[experime
   CHECK_THROWS_WITH(parse("name: x\nworkloads: [D7\ntrials: 3\n"), Catch::Contains("cfg.yaml:") &&
                                                                        Catch::Contains("malformed YAML"));
   CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy: model_based\n"), Catch::Contains("cfg.yaml:3:"));
+  // A cost model no strategy of the grid uses would be ignored by every run; in a grid where one
+  // strategy uses it, the others run without it, as their labels say.
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nstrategy: [random, genetic]\ncost_model: xgboost\n"),
+                    Catch::Contains("cfg.yaml:4:13: no strategy of this config ranks candidates with a cost model, "
+                                    "so cost_model 'xgboost' would be ignored"));
+  CHECK(parse("name: x\nworkloads: D7\nstrategy: [random, model_based]\ncost_model: xgboost\n")
+            .configurations.size() == 2);
   CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\nmeasure: replay:no_such_set\n"),
                     Catch::Contains("cfg.yaml:3:10:") && Catch::Contains("no recorded set named 'no_such_set'"));
   CHECK_THROWS_WITH(parse("workloads: D7\n"), Catch::Contains("no 'name'"));

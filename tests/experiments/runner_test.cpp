@@ -116,4 +116,7 @@ TEST_CASE("an experiment with a final selection reports each run's choice", "[ex
   std::stringstream text;
   text << md.rdbuf();
   CHECK_THAT(text.str(), Catch::Contains("## Final selection"));
+  // The speedups of a replay are of recorded numbers over a recorded baseline, and the summary says so.
+  CHECK_THAT(text.str(), Catch::Contains("recorded set (small_cpu)") &&
+                             Catch::Contains("compares recorded numbers with a recorded baseline"));
 }

@@ -6,13 +6,16 @@
 // tuning with a real out-of-tree plugin is tests/tools/plugin_install.sh.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <unistd.h>
 
 #include "search/strategies/search_strategy.h"
 #include "support/error.h"
+#include "support/hash.h"
 #include "support/registry.h"
 
 using namespace tessel;
@@ -110,6 +113,23 @@ TEST_CASE("a factory returning null is an error naming the plugin; a second load
   CHECK_THROWS_WITH(Registry<search::SearchStrategy>::instance().create("null_factory"),
                     Catch::Contains("strategy 'null_factory' (plugin library '" + test_plugin("null_factory") + "')") &&
                         Catch::Contains("its factory returned no object"));
+}
+
+TEST_CASE("a loaded library is recorded with the hash of its file, which its plugins' run keys carry", "[plugins]") {
+  std::string path = test_plugin("null_factory");
+  load_plugin_library(path);
+  std::ifstream in(path, std::ios::binary);
+  std::string hash = fnv1a64_hex(std::string(std::istreambuf_iterator<char>(in), {}));
+  CHECK(plugin_library_hash("strategy", "null_factory") == hash);
+  CHECK(plugin_library_hash("strategy", "random") == "");
+  CHECK(plugin_libraries_key({{"strategy", "null_factory"}, {"cost_model", "none"}, {"backend", "llvm_cpu"}}) ==
+        " plugins=" + hash);
+  std::vector<PluginLibrary> loaded = loaded_plugin_libraries();
+  auto it = std::find_if(loaded.begin(), loaded.end(), [&](const PluginLibrary& l) { return l.path == path; });
+  REQUIRE(it != loaded.end());
+  CHECK(it->hash == hash);
+  CHECK(it->plugins == std::vector<std::string>{"strategy/null_factory"});
+  CHECK(it->to_json()["fnv1a64"] == hash);
 }
 
 TEST_CASE("a factory throwing a standard exception is the plugin's failure", "[plugins][errors]") {

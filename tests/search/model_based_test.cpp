@@ -170,6 +170,14 @@ TEST_CASE("the strategy factory wires cost models and rejects bad choices", "[se
   CHECK_FALSE(create_strategy(random)->uses_cost_model());
   CHECK(effective_cost_model(random) == "none");
   CHECK(run_strategy_label(random) == "random");
+  // ... and the user is told so (tune warns with it); a cost model that is used, or none, is no news.
+  CHECK(ignored_cost_model(random) ==
+        "strategy 'random' ranks no candidates with a cost model, so cost model 'xgboost' is ignored; a strategy "
+        "that uses one is model_based");
+  CHECK(ignored_cost_model({"random", nullptr, "none", nullptr, 4, ""}) == "");
+  CHECK(ignored_cost_model({"model_based", nullptr, "xgboost", nullptr, 4, ""}) == "");
+  // Built-in plugins add nothing to a run key; plugins loaded from libraries their builds' hashes.
+  CHECK(run_plugins_key(random, "template", "llvm_cpu") == "");
   StrategyChoice guided{"model_based", nullptr, "xgboost", nullptr, 4, ""};
   CHECK(create_strategy(guided)->uses_cost_model());
   CHECK(effective_cost_model(guided) == "xgboost");

@@ -40,6 +40,22 @@ TESSEL_REGISTER_PLUGIN(Greeter, repeat, "says a word several times",
                          return std::make_unique<RepeatingGreeter>(p.get_string("word"), p.get_int("times"));
                        });
 
+// A kind whose every plugin takes a `seed`, as every search strategy does (common_params).
+struct Seeded {
+  static constexpr const char* kPluginKind = "seeded";
+  static std::vector<ParamSpec> common_params() { return {{"seed", ParamType::Int, 0, "seed of its choices"}}; }
+  explicit Seeded(int64_t s) : seed(s) {}
+  virtual ~Seeded() = default;
+  int64_t seed;
+};
+
+TESSEL_REGISTER_PLUGIN(Seeded, unseeded, "declares no seed", {},
+                       [](const PluginParams& p) { return std::make_unique<Seeded>(p.get_int("seed")); });
+TESSEL_REGISTER_PLUGIN(Seeded, self_seeded, "declares its seed itself, after another parameter",
+                       (std::vector<ParamSpec>{{"level", ParamType::Int, 1, "how much"},
+                                               {"seed", ParamType::Int, 5, "its own seed"}}),
+                       [](const PluginParams& p) { return std::make_unique<Seeded>(p.get_int("seed")); });
+
 // The message of the UserError `action` throws, or "no error".
 template <typename Action>
 std::string error_of(Action action) {
@@ -186,4 +202,36 @@ TEST_CASE("unknown plugins and parameters fail with the valid names", "[registry
   CHECK(creation_error({{"pitch", true}}) == "parameter 'pitch' of greeter 'repeat' is true; it must be a number");
   CHECK_THROWS_AS(registry.create("repeat", nlohmann::json::array({1})), UserError);
   CHECK_THROWS_WITH(load_plugin_library("/nonexistent/libnothing.so"), Catch::Contains("cannot load plugin library"));
+}
+
+TEST_CASE("an unknown plugin's message says how plugins of one's own are loaded", "[registry][errors]") {
+  std::string message = error_of([] { Registry<Greeter>::instance().create("shout"); });
+  CHECK_THAT(message, Catch::Contains("valid names: repeat") && Catch::Contains("tessel --plugin libmine.so"));
+}
+
+TEST_CASE("every plugin of a kind gets the kind's common parameters, declared once", "[registry]") {
+  auto& registry = Registry<Seeded>::instance();
+  const std::vector<ParamSpec>& added = registry.info("unseeded").params;
+  REQUIRE(added.size() == 1);
+  CHECK(added[0].name == "seed");
+  CHECK(registry.create("unseeded")->seed == 0);
+  CHECK(registry.create("unseeded", {{"seed", 7}})->seed == 7);
+  // One declared by the plugin itself stays as declared (its default, its place), not twice.
+  const std::vector<ParamSpec>& own = registry.info("self_seeded").params;
+  REQUIRE(own.size() == 2);
+  CHECK((own[0].name == "level" && own[1].name == "seed" && own[1].default_value == 5));
+  CHECK(registry.create("self_seeded", {{"seed", 3}})->seed == 3);
+  CHECK_THAT(error_of([] { Registry<Seeded>::instance().create("unseeded", {{"seed", "x"}}); }),
+             Catch::Contains("parameter 'seed' of seeded 'unseeded' is \"x\""));
+  // Declared with another type, it is refused: the tuner sets it as an integer for every plugin.
+  PluginInfo wrong{"seeded", "wrong", "", {{"seed", ParamType::String, "a", "a word"}}};
+  CHECK(error_of([&] { add_common_params(wrong, Seeded::common_params()); }) ==
+        "it declares parameter 'seed' as a string, but every seeded takes 'seed' as an integer (seed of its "
+        "choices); leave it out and the registry adds it");
+}
+
+TEST_CASE("built-in plugins come from no library: no hash, nothing in a run key", "[registry]") {
+  CHECK(plugin_library_hash("greeter", "repeat") == "");
+  CHECK(plugin_libraries_key({{"greeter", "repeat"}, {"seeded", "unseeded"}}) == "");
+  CHECK(loaded_plugin_libraries().empty());
 }

@@ -11,18 +11,11 @@
 #include <algorithm>
 #include <optional>
 
-#include "search/strategies/search_strategy.h"
-#include "support/registry.h"
+#include "tessel/plugin.h"
 
 namespace {
 
-using tessel::Allowed;
-using tessel::ParamSpec;
-using tessel::ParamType;
-using tessel::PluginParams;
-using tessel::search::Candidate;
-using tessel::search::SearchStrategy;
-using tessel::search::TrialOutcome;
+using namespace tessel::plugin;
 
 class BestNeighbour : public SearchStrategy {
  public:
@@ -79,15 +72,15 @@ class BestNeighbour : public SearchStrategy {
   int64_t stale_batches_ = 0;
 };
 
+// Every strategy also takes `seed`: the registry adds it, and the factory passes it to the base.
 const std::vector<ParamSpec> kParams = {
-    tessel::search::seed_param(),
     {"radius", ParamType::Int, 1, "how many positions a move may shift one knob's choice", Allowed::at_least(1)},
     {"patience", ParamType::Int, 2, "batches without improvement before a random restart", Allowed::at_least(1)}};
 
 }  // namespace
 
 // Runs when the library is loaded: adds "best_neighbour" to the strategies `tessel plugins` lists.
-TESSEL_REGISTER_PLUGIN(tessel::search::SearchStrategy, best_neighbour,
+TESSEL_REGISTER_PLUGIN(SearchStrategy, best_neighbour,
                        "hill climbing: measures the unvisited one-knob neighbours of the best point",
                        kParams, [](const PluginParams& p) {
                          return std::make_unique<BestNeighbour>(p.get_int("seed"), p.get_int("radius"),

@@ -9,14 +9,13 @@
 #include <algorithm>
 #include <numeric>
 
-#include "costmodels/cost_model.h"
-#include "support/registry.h"
+#include "tessel/plugin.h"
 
 namespace {
 
-using tessel::ProgramFeatures;
+using namespace tessel::plugin;
 
-class KnnModel : public tessel::CostModel {
+class KnnModel : public CostModel {
  public:
   explicit KnnModel(int64_t k) : k_(k) {}  // k >= 1, checked by the registry (the "k" ParamSpec)
 
@@ -27,7 +26,7 @@ class KnnModel : public tessel::CostModel {
   void do_fit(const std::vector<ProgramFeatures>& x, const std::vector<double>& throughput) override {
     points_.clear();
     for (const ProgramFeatures& f : x) points_.push_back(f.flat);
-    targets_ = tessel::normalized_throughput(throughput);
+    targets_ = normalized_throughput(throughput);
   }
 
   // Called by the base's predict() only once trained; it checks there is one finite score per program.
@@ -59,7 +58,6 @@ class KnnModel : public tessel::CostModel {
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(tessel::CostModel, knn, "k-nearest-neighbour regression on program features",
-                       (std::vector<tessel::ParamSpec>{{"k", tessel::ParamType::Int, 5, "neighbours averaged",
-                                                        tessel::Allowed::at_least(1)}}),
-                       [](const tessel::PluginParams& p) { return std::make_unique<KnnModel>(p.get_int("k")); });
+TESSEL_REGISTER_PLUGIN(CostModel, knn, "k-nearest-neighbour regression on program features",
+                       (std::vector<ParamSpec>{{"k", ParamType::Int, 5, "neighbours averaged", Allowed::at_least(1)}}),
+                       [](const PluginParams& p) { return std::make_unique<KnnModel>(p.get_int("k")); });
