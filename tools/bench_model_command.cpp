@@ -5,12 +5,15 @@
 // of each, the speedup, and the largest differences of the outputs. --profile adds the time of each
 // kernel call, and per schedule. The measurement (tools/model_bench.h) is also a model experiment's.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <thread>
 
 #include "benchmarks/baselines/torchscript_model.h"
 #include "compiler/compile_model.h"
@@ -109,9 +112,18 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   auto run_torch = [&] { torch->forward(x); };
   int tessel_calls = calls_per_sample(run_tessel), torch_calls = torch ? calls_per_sample(run_torch) : 0;
   std::vector<double> tessel_us, torch_us;
-  for (int r = 0; r < a.repeats; ++r) {  // alternating, so both see the same machine load
-    tessel_us.push_back(time_sample_us(run_tessel, tessel_calls));
-    if (torch) torch_us.push_back(time_sample_us(run_torch, torch_calls));
+  // Alternating, so both see the same machine load. Each side's sample starts 20 ms after the other
+  // side's, with one untimed call: the other side's idle workers spin for a while (libgomp's default
+  // wait policy spins for milliseconds) and would take a core from the call measured on 2 threads
+  // (measured: ResNet-18 on 2 threads took 52 ms with back-to-back samples, 27 ms isolated).
+  auto sample = [](const std::function<void()>& run, int calls) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    run();
+    return time_sample_us(run, calls);
+  };
+  for (int r = 0; r < a.repeats; ++r) {
+    tessel_us.push_back(sample(run_tessel, tessel_calls));
+    if (torch) torch_us.push_back(sample(run_torch, torch_calls));
   }
   TimingStats t = summarize(tessel_us);
   nlohmann::json result = {{"model", a.model},         {"tessel_ms", t.median_us / 1e3},
