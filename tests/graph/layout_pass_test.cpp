@@ -10,6 +10,7 @@
 #include "ops/graph/unfused_executor.h"
 #include "passes/graph/graph_pass.h"
 #include "support/registry.h"
+#include "tests/graph/graph_builder_util.h"
 #include "tests/frontends/compare_arrays.h"
 #include "tests/user_error_check.h"
 
@@ -18,10 +19,10 @@ using namespace tessel::graph;
 
 namespace {
 
-TensorType f32(std::vector<int64_t> shape) { return {std::move(shape), DataType::float32(), "NCHW"}; }
+TensorType f32(std::vector<int64_t> shape) { return test::f32(std::move(shape), "NCHW"); }
 
 ValueId weight(Graph& g, const std::string& name, std::vector<int64_t> shape, uint64_t seed) {
-  return g.add_constant(name, NDArray::random_uniform(std::move(shape), DataType::float32(), seed, -1, 1));
+  return test::random_constant(g, name, std::move(shape), seed);
 }
 
 // 8 floats per vector: output blocks of 16 where they divide the channels, else 8.
@@ -109,7 +110,9 @@ TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms 
 
 TEST_CASE("layout: the operator-level blocks on request, with a transform between convolutions", "[graph][layout]") {
   Graph g = residual_net();
-  OptimizedGraph opt{g, avx2()};
+  OptimizedGraph opt;
+  opt.graph = g;
+  opt.target = avx2();
   Registry<GraphPass>::instance().create("layout", {{"reuse_producer_block", false}})->run(opt);
   // The second convolution reads 16 channels in blocks of 8, as conv2d_instance lays them out.
   CHECK(transforms(opt.graph) == std::vector<std::string>{"NCHW->NCHW3c", "NCHW16c->NCHW8c", "NCHW16c->NCHW"});

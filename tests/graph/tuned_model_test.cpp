@@ -11,6 +11,7 @@
 #include "ops/graph/unfused_executor.h"
 #include "search/tuner.h"
 #include "support/registry.h"
+#include "tests/graph/graph_builder_util.h"
 #include "tests/frontends/compare_arrays.h"
 #include "tests/search/search_test_util.h"
 #include "tests/user_error_check.h"
@@ -20,10 +21,9 @@ using namespace tessel::graph;
 
 namespace {
 
-TensorType f32(std::vector<int64_t> shape) { return {std::move(shape), DataType::float32(), ""}; }
-
+using test::f32;
 ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, uint64_t seed) {
-  return g.add_constant(name, NDArray::random_uniform(std::move(shape), DataType::float32(), seed, -1, 1));
+  return test::random_constant(g, name, std::move(shape), seed);
 }
 
 // The workload name of the node producing `v`, "" when none.
