@@ -61,57 +61,53 @@ seed_corpus() {
   return 0
 }
 
-run() {
-  local name=$1 seconds=$2; shift 2
-  local fuzzer=$build/${name}_fuzzer
+# Runs target NAME on CORPUS with the given libFuzzer options and the common ones, in a scratch
+# folder: whatever the code under test creates stays out of the tree. Inputs that fail are saved
+# under build-fuzz/artifacts/NAME/. Leak detection is off: registries and the JIT keep their
+# memory for the process's lifetime. Sets `status` to the fuzzer's exit status.
+fuzz() {
+  local name=$1 corpus=$2; shift 2
+  local fuzzer=$build/${name}_fuzzer artifacts=$build/artifacts/$name/
   # (77: ctest reports the test as skipped, not passed.)
   [ -x "$fuzzer" ] || { echo "fuzz.sh: $fuzzer is not built; run scripts/fuzz.sh build" >&2; exit 77; }
-  local corpus=$build/corpus/$name artifacts=$build/artifacts/$name/ scratch
-  seed_corpus "$name" "$corpus"
   mkdir -p "$artifacts"
-  scratch=$(mktemp -d)
-  trap "rm -rf '$scratch'" EXIT
-  local options=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1
-                 -artifact_prefix="$artifacts")
+  local options=(-timeout=30 -rss_limit_mb=4096 -max_len=8192 -artifact_prefix="$artifacts")
   [ -f "$root/fuzz/seeds/$name.dict" ] && options+=(-dict="$root/fuzz/seeds/$name.dict")
-  echo "fuzz.sh: $name for $seconds s (corpus $corpus: $(ls "$corpus" | wc -l) inputs)"
-  # In a scratch folder: whatever the code under test creates stays out of the tree. Leak
-  # detection is off: registries and the JIT keep their memory for the process's lifetime.
-  local status=0
+  local scratch
+  scratch=$(mktemp -d)
+  status=0
   (cd "$scratch" && TMPDIR=$scratch ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-} UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
      "$fuzzer" "${options[@]}" "$@" "$corpus") || status=$?
+  rm -rf "$scratch"
   if [ "$status" -ne 0 ]; then
     echo "fuzz.sh: $name found a problem (exit status $status); inputs in $artifacts:" >&2
     ls -t "$artifacts" | head -5 | sed "s|^|  reproduce: $fuzzer $artifacts|" >&2
-    exit 1
   fi
 }
 
-# The deterministic run of the test suite.
+# Exploration: SECONDS from the kept corpus, which grows.
+run() {
+  local name=$1 seconds=$2; shift 2
+  local corpus=$build/corpus/$name
+  seed_corpus "$name" "$corpus"
+  echo "fuzz.sh: $name for $seconds s (corpus $corpus: $(ls "$corpus" | wc -l) inputs)"
+  fuzz "$name" "$corpus" -max_total_time="$seconds" -print_final_stats=1 "$@"
+  [ "$status" -eq 0 ] || exit 1
+}
+
+# The deterministic run of the test suite: a fresh corpus of seeds and kept regressions.
 check() {
   local name=$1 runs=${2:-}
   # A slow target (seconds per thousand inputs) names a smaller count in fuzz/seeds/NAME.runs.
   [ -n "$runs" ] || runs=$(cat "$root/fuzz/seeds/$name.runs" 2> /dev/null || echo 20000)
-  local fuzzer=$build/${name}_fuzzer
-  [ -x "$fuzzer" ] || { echo "fuzz.sh: $fuzzer is not built; run scripts/fuzz.sh build" >&2; exit 77; }
-  local scratch
-  scratch=$(mktemp -d)
-  trap "rm -rf '$scratch'" EXIT
-  seed_corpus "$name" "$scratch/corpus"
-  [ -d "$root/fuzz/regressions/$name" ] && cp "$root/fuzz/regressions/$name"/* "$scratch/corpus"/
-  local options=(-seed=1 -runs="$runs" -timeout=30 -rss_limit_mb=4096 -max_len=8192 -artifact_prefix="$scratch/")
-  [ -f "$root/fuzz/seeds/$name.dict" ] && options+=(-dict="$root/fuzz/seeds/$name.dict")
-  echo "fuzz.sh: $name, $runs runs from seed 1 (corpus: $(ls "$scratch/corpus" | wc -l) seeds and regressions)"
-  mkdir "$scratch/work"
-  local status=0
-  (cd "$scratch/work" && TMPDIR=$scratch/work ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-} \
-     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$fuzzer" "${options[@]}" "$scratch/corpus") || status=$?
-  if [ "$status" -ne 0 ]; then
-    mkdir -p "$build/artifacts/$name"
-    cp "$scratch"/crash-* "$scratch"/timeout-* "$scratch"/oom-* "$build/artifacts/$name/" 2> /dev/null || true
-    echo "fuzz.sh: $name failed its check (exit status $status); the input is kept in $build/artifacts/$name/" >&2
-    exit 1
-  fi
+  local corpus
+  corpus=$(mktemp -d)
+  trap "rm -rf '$corpus'" EXIT
+  seed_corpus "$name" "$corpus"
+  [ -d "$root/fuzz/regressions/$name" ] && cp "$root/fuzz/regressions/$name"/* "$corpus"/
+  echo "fuzz.sh: $name, $runs runs from seed 1 (corpus: $(ls "$corpus" | wc -l) seeds and regressions)"
+  fuzz "$name" "$corpus" -seed=1 -runs="$runs"
+  [ "$status" -eq 0 ] || exit 1
 }
 
 case ${1:-} in
