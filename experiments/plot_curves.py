@@ -6,7 +6,9 @@ Reads RESULTS_DIR/curves.csv and summary.json and writes RESULTS_DIR/plots/<work
 best-so-far GFLOP/s against trials, one line per configuration (the mean over seeds, with the
 range over seeds shaded), and the vendor baseline as a dashed line. For a model experiment
 (summary.json {"models": [...]}, no curves) it writes one bar chart per model instead: latency of
-each configuration, and libtorch's measured beside it on the same thread count.
+each configuration, and libtorch's measured beside it on the same thread count; with several models,
+also relative.png|svg: per model, each configuration's speedup over the first configuration of the
+same thread count (the fusion ablation's figure).
 Each plot is written to a temporary file and renamed into place, so a reader never sees half of
 one. Exit status: 0 done; 2 a plot could not be written (the last line of output says which and
 why); 3 matplotlib is missing.
@@ -122,6 +124,37 @@ def plot_model(model, entries, folder):
     plt.close(fig)
 
 
+def plot_relative(by_model, folder):
+    """Grouped bars: per model, each configuration's speedup over the first one at its thread count."""
+    labels = []
+    for entries in by_model.values():
+        for e in entries:
+            if e["label"] not in labels:
+                labels.append(e["label"])
+    models = list(by_model)
+    fig, ax = plt.subplots(figsize=(max(7, 0.9 * len(models) * len(labels) / 2 + 2), 4.5))
+    width = 0.8 / len(labels)
+    for i, label in enumerate(labels):
+        speedups = []
+        for model in models:
+            entries = by_model[model]
+            e = next((x for x in entries if x["label"] == label), None)
+            first = next((x for x in entries if e and x.get("threads") == e.get("threads")), None)
+            speedups.append(first["tessel_ms"] / e["tessel_ms"] if e else 0)
+        ax.bar([m + (i - (len(labels) - 1) / 2) * width for m in range(len(models))], speedups, width, label=label)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(models)))
+    ax.set_xticklabels([os.path.splitext(os.path.basename(m))[0] for m in models], rotation=30, ha="right",
+                       fontsize="small")
+    ax.set_ylabel("speedup over the first configuration")
+    ax.legend(fontsize="x-small")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        save_atomically(fig, os.path.join(folder, f"relative.{ext}"), ext)
+    plt.close(fig)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: plot_curves.py RESULTS_DIR")
@@ -136,6 +169,8 @@ def main():
             by_model[e["model"]].append(e)
         for model, entries in by_model.items():
             plot_model(model, entries, folder)
+        if len(by_model) > 1:
+            plot_relative(by_model, folder)
         return
     curves = read_curves(os.path.join(results, "curves.csv"))
     with open(os.path.join(results, "summary.json")) as f:

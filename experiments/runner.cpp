@@ -223,15 +223,25 @@ void plot(const fs::path& out, std::ostream* progress) {
              "; the other results are complete; fix the cause and run: ", command);
 }
 
-// summary.md of a model experiment: one row per configuration.
+// summary.md of a model experiment: one row per configuration, with its speedup over the first
+// configuration of the same model and thread count (the ablation's reference: "unfused" in the
+// fusion ablation, "no graph optimizations" end to end).
 void write_models_md(const fs::path& path, const ExperimentConfig& config, const nlohmann::json& models) {
+  std::map<std::pair<std::string, int>, std::pair<std::string, double>> reference;  // first label, ms
+  for (const nlohmann::json& m : models)
+    reference.emplace(std::make_pair(m["model"].get<std::string>(), m.value("threads", 0)),
+                      std::make_pair(m["label"].get<std::string>(), m["tessel_ms"].get<double>()));
   write_file_atomically(path.string(), [&](std::ostream& o) {
     o << "# " << config.name << "\n\n" << config.description << "\n\n"
-      << "| model | configuration | Tessel ms | libtorch ms | speedup | correct |\n|---|---|---|---|---|---|\n";
+      << "| model | configuration | Tessel ms | vs first configuration | libtorch ms | speedup | correct |\n"
+      << "|---|---|---|---|---|---|---|\n";
     for (const nlohmann::json& m : models) {
       bool torch = m.value("baseline_ms", 0.0) > 0;
-      o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | "
-        << m["tessel_ms"].get<double>() << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) : "–")
+      double ms = m["tessel_ms"].get<double>();
+      const auto& [first, first_ms] = reference.at({m["model"].get<std::string>(), m.value("threads", 0)});
+      o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | " << ms << " | "
+        << (first == m["label"].get<std::string>() ? std::string("1x (reference)") : std::to_string(first_ms / ms) + "x")
+        << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) : "–")
         << " | " << (torch ? std::to_string(m["speedup"].get<double>()) + "x" : "–") << " | "
         << (m.contains("correct") ? (m["correct"].get<bool>() ? "yes" : "NO") : "–") << " |\n";
     }

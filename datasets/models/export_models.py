@@ -11,7 +11,9 @@ real work (a freshly built network has mean 0 and variance 1, which hides mistak
 
 The models: ResNet-18 and MobileNet-V2 (torchvision, batch 1, 3x224x224), and the small ones of the
 TVM paper: the Nature DQN (4x84x84 frames), a DCGAN generator (a 100-d code to a 3x64x64 image) and
-an LSTM language model (embedding, one LSTM layer unrolled over 8 tokens, decoder).
+an LSTM language model (embedding, one LSTM layer unrolled over 8 tokens, decoder). For the paper's
+fusion ablation, each of ResNet-18's twelve convolution shapes C1..C12 (docs/workloads.md) alone
+as conv+bn+relu: conv_bn_relu_C1 .. conv_bn_relu_C12.
 Batch normalization stays in the ONNX graph (the exporter would fold it into the convolutions).
 Files are written to a temporary name and renamed, so an interrupted export never leaves a file
 that looks complete; a stamp file lists what was written, for the build to depend on.
@@ -87,6 +89,23 @@ class LstmLanguageModel(nn.Module):
         return self.decode(out)
 
 
+# ResNet-18's convolution layers (datasets/workloads.cpp's C1..C12): input size, in and out
+# channels, kernel, stride, padding.
+RESNET18_LAYERS = {
+    "C1": (224, 3, 64, 7, 2, 3), "C2": (56, 64, 64, 3, 1, 1), "C3": (56, 64, 64, 1, 1, 0),
+    "C4": (56, 64, 128, 3, 2, 1), "C5": (56, 64, 128, 1, 2, 0), "C6": (28, 128, 128, 3, 1, 1),
+    "C7": (28, 128, 256, 3, 2, 1), "C8": (28, 128, 256, 1, 2, 0), "C9": (14, 256, 256, 3, 1, 1),
+    "C10": (14, 256, 512, 3, 2, 1), "C11": (14, 256, 512, 1, 2, 0), "C12": (7, 512, 512, 3, 1, 1),
+}
+
+
+def conv_bn_relu(layer, generator):
+    """One ResNet-18 layer as its network has it: a convolution without bias, batch norm, ReLU."""
+    size, cin, cout, kernel, stride, pad = RESNET18_LAYERS[layer]
+    model = nn.Sequential(nn.Conv2d(cin, cout, kernel, stride, pad, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+    return model, torch.rand(1, cin, size, size, generator=generator)
+
+
 def build(name, generator):
     """The model in eval mode and one example input."""
     if name == "resnet18":
@@ -99,13 +118,15 @@ def build(name, generator):
         model, x = DcganGenerator(), torch.randn(1, 100, 1, 1, generator=generator)
     elif name == "lstm_lm":
         model, x = LstmLanguageModel(), torch.randint(0, 1000, (8, 1), generator=generator)
+    elif name.startswith("conv_bn_relu_") and name[len("conv_bn_relu_"):] in RESNET18_LAYERS:
+        model, x = conv_bn_relu(name[len("conv_bn_relu_"):], generator)
     else:
         raise SystemExit(f"export_models.py: unknown model '{name}'; known: {', '.join(MODELS)}")
     randomize_batch_norm(model, generator)
     return model.eval(), x
 
 
-MODELS = ["resnet18", "mobilenet_v2", "dqn", "dcgan", "lstm_lm"]
+MODELS = ["resnet18", "mobilenet_v2", "dqn", "dcgan", "lstm_lm"] + ["conv_bn_relu_" + c for c in RESNET18_LAYERS]
 
 
 def save_atomically(path, write):

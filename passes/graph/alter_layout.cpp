@@ -86,10 +86,16 @@ const std::set<std::string> kUnary = {"relu",    "sigmoid", "tanh",         "exp
 const std::set<std::string> kBinary = {"add", "sub", "mul", "div"};
 const std::set<std::string> kPools = {"max_pool2d", "avg_pool2d", "global_avg_pool2d", "global_max_pool2d"};
 
+// Where a convolution reading an already blocked value takes its input block from: the producer
+// (no transform between the two) or the operator's own choice, the block the operator-level
+// workloads are tuned in (a transform where the producer's differs).
+struct BlockSource {
+  bool conv_input_from_producer, depthwise_from_producer;
+};
+
 class LayoutRewriter {
  public:
-  LayoutRewriter(Graph& g, const Target& target, bool reuse_producer_block)
-      : g_(g), target_(target), reuse_producer_block_(reuse_producer_block) {}
+  LayoutRewriter(Graph& g, const Target& target, BlockSource blocks) : g_(g), target_(target), blocks_(blocks) {}
 
   std::string run() {
     for (NodeId n : g_.topological_order()) {
@@ -132,13 +138,14 @@ class LayoutRewriter {
     Attributes attrs = window_attributes(node.attrs);
     if (groups == 1) {
       ops::Conv2dBlocks b = ops::choose_conv2d_blocks(channels, out_channels, 1, target_);
-      int64_t ib = reuse_producer_block_ && block_of(data) ? block_of(data) : b.ib;
+      int64_t ib = blocks_.conv_input_from_producer && block_of(data) ? block_of(data) : b.ib;
       ValueId w = add_weight(node.inputs[1], blocked_kernel(*weight, ib, b.ob), ib, b.ob);
       ++convs_;
       return g_.add_op("conv2d_nchwc", {in_layout(data, ops::nchw_layout(ib)), w}, attrs);
     }
     if (groups == channels && out_channels == channels && weight->shape()[1] == 1) {
-      int64_t block = reuse_producer_block_ && block_of(data) ? block_of(data) : ops::choose_depthwise_block(channels, target_);
+      int64_t block = blocks_.depthwise_from_producer && block_of(data) ? block_of(data)
+                                                                         : ops::choose_depthwise_block(channels, target_);
       // [C, 1, KH, KW] as OIHW with O = C, I = 1: [C/b, 1, KH, KW, 1, b]
       ValueId w = add_weight(node.inputs[1], blocked_kernel(*weight, 1, block), 1, block);
       ++depthwise_;
@@ -273,7 +280,7 @@ class LayoutRewriter {
 
   Graph& g_;
   const Target& target_;
-  bool reuse_producer_block_;
+  BlockSource blocks_;
   std::map<ValueId, ValueId> blocked_;  // a transform back to NCHW -> the blocked value it reads
   std::map<std::pair<ValueId, std::string>, ValueId> transforms_;
   std::map<std::tuple<ValueId, int64_t, int64_t>, ValueId> weights_;
@@ -282,23 +289,28 @@ class LayoutRewriter {
 
 class AlterLayout : public GraphPass {
  public:
-  explicit AlterLayout(bool reuse_producer_block) : reuse_producer_block_(reuse_producer_block) {}
+  explicit AlterLayout(BlockSource blocks) : blocks_(blocks) {}
   std::string run(OptimizedGraph& opt) const override {
     if (!opt.target.is_cpu()) return "nothing: blocked layouts are for CPU targets, not " + opt.target.kind();
-    LayoutRewriter rewriter(opt.graph, opt.target, reuse_producer_block_);
+    LayoutRewriter rewriter(opt.graph, opt.target, blocks_);
     std::string what = rewriter.run();
     if (rewriter.changed()) opt.graph_changed();
     return what;
   }
 
  private:
-  bool reuse_producer_block_;
+  BlockSource blocks_;
 };
 
 const std::vector<ParamSpec> kParams = {
-    {"reuse_producer_block", ParamType::Bool, true,
-     "a convolution reading a blocked value takes its block as input block (no transform between "
-     "convolutions); off: the block choose_conv2d_blocks picks, as the operator-level workloads"},
+    {"conv_input_block", ParamType::String, "operator",
+     "the input block of a convolution reading a blocked value: 'operator' (choose_conv2d_blocks', "
+     "the block its tuning records were measured in; a transform where the producer's differs) or "
+     "'producer' (the producer's block, no transform between convolutions)",
+     Allowed::one_of({"operator", "producer"})},
+    {"depthwise_block", ParamType::String, "producer",
+     "the block of a depthwise convolution reading a blocked value: 'producer' or 'operator' (as above)",
+     Allowed::one_of({"operator", "producer"})},
 };
 
 }  // namespace
@@ -307,7 +319,9 @@ TESSEL_REGISTER_PLUGIN(GraphPass, layout,
                        "NCHW to NCHW[x]c: blocked convolutions, element-wise ops and pools, transforms only where "
                        "layouts disagree; constant dense weights packed",
                        kParams, [](const PluginParams& p) {
-                         return std::make_unique<AlterLayout>(p.get_bool("reuse_producer_block"));
+                         return std::make_unique<AlterLayout>(
+                             BlockSource{p.get_string("conv_input_block") == "producer",
+                                         p.get_string("depthwise_block") == "producer"});
                        });
 
 }  // namespace tessel::graph

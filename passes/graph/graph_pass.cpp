@@ -15,24 +15,63 @@ std::vector<std::string> default_pipeline() {
   return {"fold_batch_norm", "fold_constants", "cse", "dce", "layout", "fuse", "plan_memory"};
 }
 
-std::vector<std::string> parse_pipeline(const std::string& spec) {
-  std::vector<std::string> named, off;
-  std::stringstream in(spec);
-  for (std::string item; std::getline(in, item, ',');) {
+namespace {
+
+// The entries of a comma list, where commas inside braces belong to an entry's parameters
+// ("layout{reuse_producer_block=false},fuse"), trimmed, empty ones dropped.
+std::vector<std::string> split_entries(const std::string& spec) {
+  std::vector<std::string> entries;
+  std::string item;
+  int depth = 0;
+  auto flush = [&] {
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
-    if (item.empty()) continue;
+    if (!item.empty()) entries.push_back(item);
+    item.clear();
+  };
+  for (char c : spec) {
+    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (depth < 0 || depth > 1) user_error("--passes \"", spec, "\": unbalanced braces; write NAME{key=value,...}");
+    if (c == ',' && depth == 0) flush();
+    else item += c;
+  }
+  if (depth != 0) user_error("--passes \"", spec, "\": a '{' is not closed; write NAME{key=value,...}");
+  flush();
+  return entries;
+}
+
+}  // namespace
+
+PassEntry parse_pass_entry(const std::string& entry) {
+  size_t open = entry.find('{');
+  PassEntry pass{entry.substr(0, open), nullptr};
+  if (open == std::string::npos) return pass;
+  if (entry.back() != '}') user_error("--passes: \"", entry, "\" has text after its parameters; write NAME{key=value,...}");
+  std::vector<std::string> assignments;
+  std::stringstream in(entry.substr(open + 1, entry.size() - open - 2));
+  for (std::string kv; std::getline(in, kv, ',');) assignments.push_back(kv);
+  pass.params = parse_param_assignments(assignments, "--passes " + pass.name + "{}");
+  return pass;
+}
+
+std::vector<std::string> parse_pipeline(const std::string& spec) {
+  std::vector<std::string> named, off;
+  for (const std::string& item : split_entries(spec)) {
     bool negated = item[0] == '-';
-    std::string name = negated ? item.substr(1) : item;
-    Registry<GraphPass>::instance().info(name);  // UserError listing the passes if unknown
-    (negated ? off : named).push_back(name);
+    std::string entry = negated ? item.substr(1) : item;
+    PassEntry pass = parse_pass_entry(entry);
+    if (negated && !pass.params.is_null()) user_error("--passes: '-", pass.name, "' switches a pass off; it takes no parameters");
+    // Checks the name (UserError listing the passes if unknown) and the parameters.
+    Registry<GraphPass>::instance().create(pass.name, pass.params);
+    (negated ? off : named).push_back(entry);
   }
   std::vector<std::string> pipeline = named.empty() ? default_pipeline() : named;
   for (const std::string& name : off) {
-    if (std::find(pipeline.begin(), pipeline.end(), name) == pipeline.end())
+    auto same = [&](const std::string& e) { return parse_pass_entry(e).name == name; };
+    if (std::none_of(pipeline.begin(), pipeline.end(), same))
       user_error("--passes: '-", name, "' switches off a pass the pipeline does not have; it runs ",
                  join_list(pipeline));
-    std::erase(pipeline, name);
+    std::erase_if(pipeline, same);
   }
   return pipeline;
 }
@@ -41,7 +80,8 @@ OptimizedGraph optimize_graph(Graph graph, const std::vector<std::string>& pipel
   verify(graph);
   OptimizedGraph g{std::move(graph), target, std::nullopt, std::nullopt, {}, {}};
   for (const std::string& name : pipeline) {
-    std::unique_ptr<GraphPass> pass = Registry<GraphPass>::instance().create(name);
+    PassEntry entry = parse_pass_entry(name);
+    std::unique_ptr<GraphPass> pass = Registry<GraphPass>::instance().create(entry.name, entry.params);
     auto start = std::chrono::steady_clock::now();
     std::string what = pass->run(g);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

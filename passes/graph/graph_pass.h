@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ir/graph/graph.h"
 #include "ir/graph/op.h"
 #include "passes/graph/fused_group.h"
@@ -56,9 +58,19 @@ std::vector<std::string> default_pipeline();
 
 // A pipeline written as a comma-separated list. Names with a leading '-' switch that pass off;
 // a list of only such names means the default pipeline without them ("-fuse,-cse"), otherwise the
-// named passes run in the order given ("fold_constants,dce"). An unknown pass name, or switching
-// off a pass that is not in the pipeline, is a UserError listing the passes.
+// named passes run in the order given ("fold_constants,dce"). A named pass may carry parameters,
+// NAME{key=value,...} ("...,layout{reuse_producer_block=false},fuse"), checked by the registry.
+// An unknown pass name or parameter, or switching off a pass that is not in the pipeline, is a
+// UserError listing what is valid. Entries keep their parameters: "layout{...}".
 std::vector<std::string> parse_pipeline(const std::string& spec);
+
+// One pipeline entry, "NAME" or "NAME{key=value,...}", split into the pass and its parameters
+// (null when none). Throws UserError for malformed parameters.
+struct PassEntry {
+  std::string name;
+  nlohmann::json params;
+};
+PassEntry parse_pass_entry(const std::string& entry);
 
 // Runs the passes in order on `graph` (verified before and after) for `target`; the report gets
 // one line per pass. Throws UserError for an unknown pass or a graph a pass leaves malformed.

@@ -42,3 +42,6 @@ TEST_CASE("MobileNet-V2 matches PyTorch", "[models][mobilenet_v2]") { check_mode
 TEST_CASE("DQN matches PyTorch", "[models][dqn]") { check_model("dqn"); }
 TEST_CASE("the DCGAN generator matches PyTorch", "[models][dcgan]") { check_model("dcgan"); }
 TEST_CASE("the LSTM language model matches PyTorch", "[models][lstm_lm]") { check_model("lstm_lm"); }
+TEST_CASE("the ResNet-18 layers as conv+bn+relu match PyTorch", "[models][layers]") {
+  for (const char* layer : {"C1", "C5", "C12"}) check_model(std::string("conv_bn_relu_") + layer);
+}

@@ -124,6 +124,9 @@ TEST_CASE("fused MobileNet-V2 matches PyTorch", "[models][fused][mobilenet_v2]")
 TEST_CASE("fused DQN matches PyTorch", "[models][fused][dqn]") { check_model_fused("dqn"); }
 TEST_CASE("the fused DCGAN generator matches PyTorch", "[models][fused][dcgan]") { check_model_fused("dcgan"); }
 TEST_CASE("the fused LSTM language model matches PyTorch", "[models][fused][lstm_lm]") { check_model_fused("lstm_lm"); }
+TEST_CASE("the fused ResNet-18 layers match PyTorch", "[models][fused][layers]") {
+  for (const char* layer : {"C1", "C5", "C12"}) check_model_fused(std::string("conv_bn_relu_") + layer);
+}
 
 TEST_CASE("fused kernels: the tail runs in the convolution's output loop", "[graph][fused]") {
   Graph g;

@@ -85,6 +85,18 @@ TEST_CASE("graph passes: pipelines by name", "[graph][passes]") {
   CHECK(parse_pipeline("dce,fuse") == std::vector<std::string>{"dce", "fuse"});
   test::require_user_error([] { parse_pipeline("-fusion"); }, {"fusion", "fuse", "graph_pass"});
   test::require_user_error([] { parse_pipeline("dce,-fuse"); }, {"'-fuse'", "dce"});
+  // Parameters in braces, commas inside them included; checked by the registry when parsed.
+  CHECK(parse_pipeline("dce, layout{conv_input_block=producer,depthwise_block=operator} ,fuse") ==
+        std::vector<std::string>{"dce", "layout{conv_input_block=producer,depthwise_block=operator}", "fuse"});
+  PassEntry entry = parse_pass_entry("layout{conv_input_block=producer}");
+  CHECK(entry.name == "layout");
+  CHECK(entry.params == nlohmann::json{{"conv_input_block", "producer"}});
+  CHECK(parse_pass_entry("fuse").params.is_null());
+  test::require_user_error([] { parse_pipeline("layout{conv_input_block=sideways}"); }, {"conv_input_block", "producer"});
+  test::require_user_error([] { parse_pipeline("layout{bogus=1}"); }, {"bogus", "conv_input_block"});
+  test::require_user_error([] { parse_pipeline("layout{conv_input_block=producer"); }, {"not closed"});
+  test::require_user_error([] { parse_pipeline("layout{x}"); }, {"name=value"});
+  test::require_user_error([] { parse_pipeline("-layout{conv_input_block=producer}"); }, {"no parameters"});
   Graph broken;
   broken.add_input("x", f32({4}));
   test::require_user_error([&] { optimize_graph(broken); }, {"no output"});

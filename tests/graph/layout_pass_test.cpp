@@ -82,7 +82,7 @@ Graph residual_net() {
 
 TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms only at the ends, dense packed", "[graph][layout]") {
   Graph g = residual_net();
-  OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
+  OptimizedGraph opt = optimize_graph(g, {"layout{conv_input_block=producer}"}, avx2());
   std::map<std::string, int> ops = op_counts(opt.graph);
   CHECK(ops["conv2d_nchwc"] == 2);
   CHECK(ops.count("conv2d") == 0);
@@ -108,12 +108,9 @@ TEST_CASE("layout: convolutions, element-wise ops and pools blocked, transforms 
   CHECK(opt.report.at(0).find("blocked 2 convolutions") != std::string::npos);
 }
 
-TEST_CASE("layout: the operator-level blocks on request, with a transform between convolutions", "[graph][layout]") {
+TEST_CASE("layout: by default the operator-level blocks, with a transform between convolutions", "[graph][layout]") {
   Graph g = residual_net();
-  OptimizedGraph opt;
-  opt.graph = g;
-  opt.target = avx2();
-  Registry<GraphPass>::instance().create("layout", {{"reuse_producer_block", false}})->run(opt);
+  OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
   // The second convolution reads 16 channels in blocks of 8, as conv2d_instance lays them out.
   CHECK(transforms(opt.graph) == std::vector<std::string>{"NCHW->NCHW3c", "NCHW16c->NCHW8c", "NCHW16c->NCHW"});
   check_same_output(g, opt.graph);
