@@ -47,6 +47,7 @@ std::vector<TaskProgress> tune_tasks(const std::vector<WeightedTask>& tasks, con
     size_t i = open[pick];
     TuneOptions tune = options.tune;
     tune.trials = progress[i].trials() + std::min(options.round, options.trials - recorded);
+    tune.select.candidates = 0;  // once at the end (select_tasks), not after every round
     auto strategy = create_strategy(options.strategy);
     TuneReport report = Tuner(tasks[i].task, *strategy, runs[i], &db, tune).run();
     progress[i].history.push_back({report.trials, report.best_us()});
@@ -55,6 +56,26 @@ std::vector<TaskProgress> tune_tasks(const std::vector<WeightedTask>& tasks, con
     if (on_round) on_round(static_cast<int>(i), progress);
   }
   return progress;
+}
+
+std::vector<std::vector<SelectionRecord>> select_tasks(
+    const std::vector<WeightedTask>& tasks, RecordsDb& db, const TaskTuningOptions& options,
+    const std::function<void(size_t, const std::vector<SelectionRecord>&)>& on_task) {
+  std::vector<std::vector<SelectionRecord>> chosen;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    RunKey run = make_run_key(tasks[i].task, options.run_label, options.strategy.seed);
+    TaskProgress::Point point = recorded_point(db, run);
+    chosen.emplace_back();
+    if (options.select.candidates == 0 || point.best_us == 0) continue;
+    // A run resumed at its recorded length measures no new trial, only the selection.
+    TuneOptions tune = options.tune;
+    tune.trials = point.trials;
+    tune.select = options.select;
+    auto strategy = create_strategy(options.strategy);
+    chosen.back() = Tuner(tasks[i].task, *strategy, run, &db, tune).run().selection;
+    if (on_task) on_task(i, chosen.back());
+  }
+  return chosen;
 }
 
 }  // namespace tessel::search

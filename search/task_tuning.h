@@ -34,7 +34,8 @@ struct TaskTuningOptions {
   int64_t round = 16;       // trials a round gives its task
   StrategyChoice strategy;  // made anew for each round (it replays the run's history)
   std::string run_label;    // the strategy label of the runs' keys (tessel tune's run_label)
-  TuneOptions tune;         // batch, measurement, plugin time limit; `trials` is set per round
+  TuneOptions tune;         // batch, measurement, plugin time limit; `trials` and `select` are set here
+  SelectOptions select{4, 3};  // select_tasks' final selection
 };
 
 // Tunes `tasks` (not empty) until `options.trials` are recorded over them or every space is
@@ -44,5 +45,15 @@ struct TaskTuningOptions {
 std::vector<TaskProgress> tune_tasks(const std::vector<WeightedTask>& tasks, const TaskScheduler& scheduler,
                                      RecordsDb& db, const TaskTuningOptions& options,
                                      const std::function<void(int, const std::vector<TaskProgress>&)>& on_round = {});
+
+// Ends each task's run with tessel tune's final selection (search/selection.h): its fastest
+// `options.select.candidates` configurations and the template's default re-measured in alternation,
+// the fastest chosen and recorded in the database, where compile --records finds it. Without it a
+// model would run each operator's luckiest single measurement, which on a shared machine can lose
+// to the default schedule. Tasks without a correct trial are skipped. `on_task` (when set) sees each
+// task's index and its candidates. Returns the candidates per task, in the order given.
+std::vector<std::vector<SelectionRecord>> select_tasks(
+    const std::vector<WeightedTask>& tasks, RecordsDb& db, const TaskTuningOptions& options,
+    const std::function<void(size_t, const std::vector<SelectionRecord>&)>& on_task = {});
 
 }  // namespace tessel::search

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "benchmarks/baselines/torchscript_model.h"
+#include "benchmarks/bench_environment.h"
 #include "compiler/compile_model.h"
 #include "frontends/numpy/npy.h"
 #include "frontends/onnx/onnx_importer.h"
@@ -150,7 +151,7 @@ struct BenchModelArgs {
 
 }  // namespace
 
-void add_bench_model_command(CLI::App& app) {
+void add_bench_model_command(CLI::App& app, char** argv) {
   auto args = std::make_shared<BenchModelArgs>();
   ModelBenchOptions& o = args->options;
   auto* cmd = app.add_subcommand("bench-model", "a compiled ONNX model against libtorch on its TorchScript file");
@@ -162,7 +163,11 @@ void add_bench_model_command(CLI::App& app) {
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
   cmd->add_flag("--profile", args->profile, "also print the time of each kernel call and of each schedule");
   cmd->add_flag("--json", args->json, "end with one JSON line");
-  cmd->callback([args] {
+  cmd->callback([args, argv] {
+    // libtorch multiplies matrices with OpenBLAS, whose idle workers otherwise spin for ~0.1 s after
+    // each call: with samples 20 ms apart they never stopped, and took a core from Tessel's samples
+    // on 2 threads (ResNet-18: medians of 45 instead of 24 ms in some runs).
+    reexec_with_benchmark_environment(argv);
     int repeats = args->options.repeats;
     bool profile = args->profile;
     nlohmann::json r = bench_compiled_model(

@@ -29,10 +29,11 @@ void add_experiment_command(CLI::App& app, int argc, char** argv);
 
 // `tessel compile model.onnx -o out/ [--passes ...] [--records DB [--require-tuned]] [--target T] [--json]` and
 // `tessel run out/ --input [NAME=]x.npy --output y.npy` (tools/model_commands.cpp).
-void add_model_commands(CLI::App& app);
+void add_model_commands(CLI::App& app, char** argv);
 
 // `tessel bench-model model.onnx [--torchscript m.pt] [--threads N] [--json]`: the compiled model
-// against libtorch, alternating (tools/bench_model_command.cpp).
-void add_bench_model_command(CLI::App& app);
+// against libtorch, alternating (tools/bench_model_command.cpp). argv is main's: the command
+// re-executes itself in the benchmark environment (benchmarks/bench_environment.h).
+void add_bench_model_command(CLI::App& app, char** argv);
 
 }  // namespace tessel::tools

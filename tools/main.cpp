@@ -49,7 +49,7 @@ int run(int argc, char** argv) {
   tessel::tools::add_tune_model_command(app);
   tessel::tools::add_records_command(app);
   tessel::tools::add_experiment_command(app, argc, argv);
-  tessel::tools::add_model_commands(app);
+  tessel::tools::add_model_commands(app, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -87,7 +87,7 @@ void run_module(const RunArgs& a) {
 
 }  // namespace
 
-void add_model_commands(CLI::App& app) {
+void add_model_commands(CLI::App& app, char** argv) {
   auto compile_args = std::make_shared<CompileArgs>();
   auto* c = app.add_subcommand("compile", "compile an ONNX model into a deployable module folder");
   c->add_option("model", compile_args->model, "the ONNX model")->required();
@@ -110,7 +110,7 @@ void add_model_commands(CLI::App& app) {
   r->add_option("--input", run_args->inputs, "NAME=FILE.npy, or FILE.npy for a single-input model (repeatable)");
   r->add_option("--output", run_args->outputs, "FILE.npy for each output, in order (repeatable)");
   r->callback([run_args] { run_module(*run_args); });
-  add_bench_model_command(app);
+  add_bench_model_command(app, argv);
 }
 
 }  // namespace tessel::tools

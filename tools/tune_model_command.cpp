@@ -3,7 +3,8 @@
 // groups, after the same graph passes as `tessel compile`) tuned with one trial budget, a round at
 // a time, the task of each round chosen by a task_scheduler plugin (search/task_tuning.h). One line
 // per round for the task tuned and one for the model; re-running resumes (the budget counts the
-// trials already recorded). `tessel compile model.onnx --records runs.db` then runs the results.
+// trials already recorded). Each task ends with tessel tune's final selection (--select, on by
+// default), whose choice `tessel compile model.onnx --records runs.db` then runs.
 #include <iomanip>
 #include <iostream>
 
@@ -26,6 +27,7 @@ struct TuneModelArgs : SearchArgs {
   std::string model, passes, scheduler = "gradient";
   std::vector<std::string> scheduler_params;
   int64_t round = 16;
+  int select = 4;
   bool json = false;
 };
 
@@ -61,8 +63,24 @@ void print_model(const std::vector<search::TaskProgress>& tasks, int64_t budget)
   std::cout << "\n";
 }
 
+// One line per task: the selection's choice, and the default's time beside it.
+void print_selection(size_t i, const std::vector<search::WeightedTask>& tasks,
+                     const std::vector<search::SelectionRecord>& candidates) {
+  const search::SelectionRecord* chosen = search::chosen_candidate(candidates);
+  std::cout << "selected " << i + 1 << "/" << tasks.size() << " " << tasks[i].task.workload().name << ": ";
+  if (!chosen) {
+    std::cout << "no candidate ran correctly in every round\n";
+    return;
+  }
+  std::cout << std::fixed << std::setprecision(1) << chosen->median_us << " us (" << chosen->origin << ")";
+  for (const search::SelectionRecord& c : candidates)
+    if (c.origin == "default" && !c.chosen && c.median_us > 0) std::cout << ", default " << c.median_us << " us";
+  std::cout << std::defaultfloat << "\n";
+}
+
 void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>& tasks,
-                const std::vector<search::TaskProgress>& done) {
+                const std::vector<search::TaskProgress>& done,
+                const std::vector<std::vector<search::SelectionRecord>>& selected) {
   nlohmann::json line = {{"model", a.model}, {"db", a.db}, {"budget", a.trials}, {"scheduler", a.scheduler}};
   int64_t trials = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -72,6 +90,10 @@ void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>&
                              {"weight", done[i].weight},
                              {"trials", done[i].trials()},
                              {"best_us", done[i].best_us()}});
+    if (const search::SelectionRecord* c = search::chosen_candidate(selected[i])) {
+      line["tasks"].back()["chosen_us"] = c->median_us;
+      line["tasks"].back()["chosen_origin"] = c->origin;
+    }
   }
   int untuned = 0;
   line["trials"] = trials;
@@ -88,6 +110,7 @@ void tune_model(const TuneModelArgs& a) {
   options.strategy = strategy_choice(a);
   options.tune = tune_options(a);
   options.tune.progress = false;
+  options.select.candidates = a.select;
   options.run_label = run_label(options.strategy, "template", options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
@@ -110,9 +133,13 @@ void tune_model(const TuneModelArgs& a) {
         }
         print_model(p, a.trials);
       });
+  std::vector<std::vector<search::SelectionRecord>> selected =
+      search::select_tasks(tasks, db, options, [&](size_t i, const std::vector<search::SelectionRecord>& c) {
+        print_selection(i, tasks, c);
+      });
   std::cout << "compile with the results: tessel compile " << a.model << " -o OUT --records " << a.db
             << (a.passes.empty() ? "" : " --passes " + a.passes) << "\n";
-  if (a.json) print_json(a, tasks, done);
+  if (a.json) print_json(a, tasks, done, selected);
 }
 
 }  // namespace
@@ -130,6 +157,10 @@ void add_tune_model_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--scheduler-param", args->scheduler_params, "task scheduler parameter name=value (repeatable)");
   add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
+  add_number_option(cmd, "--select", args->select,
+                    "final selection per task: re-measure this many fastest configurations and the default in "
+                    "alternation and choose among them (0: the search's fastest trial)",
+                    limits::select());
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
   cmd->callback([args] { tune_model(*args); });
