@@ -35,35 +35,11 @@ namespace tessel::graph {
 
 namespace {
 
-// `src` viewed with shape `view` (same elements, row-major), its axes permuted by `perm` into a
-// new array: out[i0, i1, ...] = view[i_perm^-1...], i.e. output axis d is view axis perm[d].
-NDArray transpose_copy(const NDArray& src, const std::vector<int64_t>& view, const std::vector<int>& perm) {
-  size_t rank = view.size();
-  std::vector<int64_t> view_strides(rank, 1), shape(rank), strides(rank);
-  for (size_t d = rank - 1; d-- > 0;) view_strides[d] = view_strides[d + 1] * view[d + 1];
-  for (size_t d = 0; d < rank; ++d) shape[d] = view[perm[d]], strides[d] = view_strides[perm[d]];
-  NDArray out = NDArray::empty(shape, src.dtype());
-  const auto* from = static_cast<const char*>(src.data());
-  auto* to = static_cast<char*>(out.data());
-  int64_t bytes = src.dtype().bytes(), n = out.numel();
-  std::vector<int64_t> index(rank, 0);
-  int64_t offset = 0;  // of index in src, in elements
-  for (int64_t i = 0; i < n; ++i) {
-    std::copy_n(from + offset * bytes, bytes, to + i * bytes);
-    for (size_t d = rank; d-- > 0;) {  // odometer step
-      offset += strides[d];
-      if (++index[d] < shape[d]) break;
-      offset -= strides[d] * shape[d];
-      index[d] = 0;
-    }
-  }
-  return out;
-}
 
 // `a`, of NCHW shape `s` (numpy-broadcast 4-D: its own shape with leading ones), as
 // [N, C/b, H, W, b].
 NDArray blocked_channels(const NDArray& a, const std::vector<int64_t>& s, int64_t block) {
-  return transpose_copy(a, {s[0], s[1] / block, block, s[2], s[3]}, {0, 1, 3, 4, 2});
+  return permuted_copy(a, {s[0], s[1] / block, block, s[2], s[3]}, {0, 1, 3, 4, 2});
 }
 
 // The window attributes of a convolution node (what the blocked convolutions take).
@@ -77,7 +53,7 @@ Attributes window_attributes(const Attributes& conv) {
 // [O, I, KH, KW] -> [O/ob, I/ib, KH, KW, ib, ob].
 NDArray blocked_kernel(const NDArray& w, int64_t ib, int64_t ob) {
   const auto& s = w.shape();
-  return transpose_copy(w, {s[0] / ob, ob, s[1] / ib, ib, s[2], s[3]}, {0, 2, 4, 5, 3, 1});
+  return permuted_copy(w, {s[0] / ob, ob, s[1] / ib, ib, s[2], s[3]}, {0, 2, 4, 5, 3, 1});
 }
 
 const std::set<std::string> kUnary = {"relu",    "sigmoid", "tanh",         "exp",        "log",  "sqrt",     "abs",
@@ -162,7 +138,7 @@ class LayoutRewriter {
     int64_t n = w->shape()[0], k = w->shape()[1], bn = ops::gemm_panel_width(n, target_);
     if (n % bn != 0) return std::nullopt;
     ValueId panels = g_.add_constant(g_.unique_value_name(g_.value(node.inputs[1]).name + ".panels"),
-                                     transpose_copy(*w, {n / bn, bn, k}, {0, 2, 1}));
+                                     permuted_copy(*w, {n / bn, bn, k}, {0, 2, 1}));
     ++dense_;
     return g_.add_op("dense_packed", {node.inputs[0], panels}, {{"units", n}});
   }
