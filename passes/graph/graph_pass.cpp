@@ -18,7 +18,7 @@ std::vector<std::string> default_pipeline() {
 namespace {
 
 // The entries of a comma list, where commas inside braces belong to an entry's parameters
-// ("layout{reuse_producer_block=false},fuse"), trimmed, empty ones dropped.
+// ("layout{conv_input_block=producer},fuse"), trimmed, empty ones dropped.
 std::vector<std::string> split_entries(const std::string& spec) {
   std::vector<std::string> entries;
   std::string item;

@@ -59,7 +59,7 @@ std::vector<std::string> default_pipeline();
 // A pipeline written as a comma-separated list. Names with a leading '-' switch that pass off;
 // a list of only such names means the default pipeline without them ("-fuse,-cse"), otherwise the
 // named passes run in the order given ("fold_constants,dce"). A named pass may carry parameters,
-// NAME{key=value,...} ("...,layout{reuse_producer_block=false},fuse"), checked by the registry.
+// NAME{key=value,...} ("...,layout{conv_input_block=producer},fuse"), checked by the registry.
 // An unknown pass name or parameter, or switching off a pass that is not in the pipeline, is a
 // UserError listing what is valid. Entries keep their parameters: "layout{...}".
 std::vector<std::string> parse_pipeline(const std::string& spec);
