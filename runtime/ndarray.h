@@ -133,12 +133,6 @@ double max_abs_diff(const NDArray& a, const NDArray& b);
 
 std::string shape_str(const std::vector<int64_t>& shape);  // "[4, 5]"
 
-// `src` (on the CPU) viewed with shape `view` (the same elements, row-major), its axes permuted by
-// `perm` into a new array: output axis d is view axis perm[d]. How constant weights are re-laid out
-// into blocked layouts and panels: permuted_copy(w, {n / b, b, k}, {0, 2, 1}) packs W[n, k] into
-// panels [n/b, k, b].
-NDArray permuted_copy(const NDArray& src, const std::vector<int64_t>& view, const std::vector<int>& perm);
-
 template <typename T>
 NDArray NDArray::from_vector(std::vector<int64_t> shape, const std::vector<T>& values) {
   NDArray out = empty(std::move(shape), ElementType::of<T>());

@@ -32,6 +32,7 @@
 #include "ops/gemm.h"
 #include "ops/graph/graph_op_util.h"
 #include "passes/graph/graph_pass.h"
+#include "runtime/ndarray_permute.h"
 #include "support/error.h"
 #include "support/registry.h"
 
