@@ -117,7 +117,8 @@ TEST_CASE("attribute keys: declared with the subject they take", "[ir][attr]") {
 TEST_CASE("loops: a ThreadBinding loop carries its tag, the others none", "[ir][attr]") {
   Var i("i");
   Stmt body = make_evaluate(call("prefetch", {load(local("buf"), i)}));
-  auto* loop = make_for(i, 0, 32, ForKind::ThreadBinding, body, "threadIdx.x").as<For>();
+  Stmt bound = make_for(i, 0, 32, ForKind::ThreadBinding, body, "threadIdx.x");  // owns the node `loop` views
+  const auto* loop = bound.as<For>();
   CHECK(loop->thread_tag == "threadIdx.x");
   CHECK(make_for(i, 0, 32, ForKind::Serial, body).as<For>()->thread_tag.empty());
   CHECK_THROWS_AS(make_for(i, 0, 32, ForKind::ThreadBinding, body), InternalError);

@@ -119,7 +119,8 @@ TEST_CASE("simplify: constants fold with the IR's semantics", "[simplify]") {
   CHECK(is_const_int(simplify(Expr(7) % -2), -1));
   Expr big = make_int(2147483647) + 1;
   CHECK(is_const_int(simplify(big), -2147483648LL));
-  auto* f = simplify(make_float(0.1) + make_float(0.2)).as<FloatImm>();
+  Expr sum = simplify(make_float(0.1) + make_float(0.2));  // owns the node `f` views
+  const auto* f = sum.as<FloatImm>();
   REQUIRE(f);
   CHECK(f->value == static_cast<double>(0.1f + 0.2f));
   // Division by a constant zero is left for run time to report.

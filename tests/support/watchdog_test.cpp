@@ -14,6 +14,7 @@
 
 #include "support/error.h"
 #include "support/watchdog.h"
+#include "tests/crash_for_test.h"
 
 using namespace tessel;
 
@@ -77,7 +78,7 @@ TEST_CASE("calls that return in time, nested or one after another, are left alon
 
 TEST_CASE("a crash inside a guarded call says where, then dies by its signal", "[support][watchdog]") {
   ChildResult r = in_child([] {
-    call_plugin("search strategy 'crashy' proposing a batch", 60, [] { *static_cast<volatile int*>(nullptr) = 1; });
+    call_plugin("search strategy 'crashy' proposing a batch", 60, [] { test::segfault_for_test(); });
   });
   REQUIRE(WIFSIGNALED(r.status));
   CHECK(WTERMSIG(r.status) == SIGSEGV);

@@ -15,6 +15,7 @@
 #include "costmodels/cost_model.h"
 #include "search/strategies/search_strategy.h"
 #include "support/registry.h"
+#include "tests/crash_for_test.h"
 
 namespace {
 
@@ -39,7 +40,7 @@ class Misbehaving : public SearchStrategy {
   std::vector<tessel::search::Candidate> propose(size_t n) override {
     if (++proposals_ == 2) {
       if (fault() == "hang_propose") hang();
-      if (fault() == "crash_propose") *static_cast<volatile int*>(nullptr) = 1;
+      if (fault() == "crash_propose") tessel::test::segfault_for_test();
       if (fault() == "throw_propose") throw std::out_of_range("index 7 is out of range");
     }
     return random_unvisited(n);
