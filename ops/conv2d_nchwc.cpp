@@ -31,7 +31,26 @@ void check_shapes(const Tensor& data, const Tensor& kernel, int64_t groups) {
                " blocks for ", groups, " groups");
 }
 
+int64_t tensor_bytes(const Tensor& t) {
+  int64_t n = t.dtype().bytes();
+  for (int64_t extent : t.shape()) n *= extent;
+  return n;
+}
+
 }  // namespace
+
+bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {
+  Tensor conv = find_by_tag(output, "conv2d_nchwc"), data, kernel;
+  for (const Tensor& in : input_tensors(conv)) (in.ndim() == 6 ? kernel : data) = in;
+  TESSEL_CHECK(data.defined() && kernel.defined(), "'", conv.name(), "' does not read data and a kernel");
+  int64_t data_bytes = tensor_bytes(data), kernel_bytes = tensor_bytes(kernel);
+  // Channels outside re-read the input once per output channel block, rows outside the kernel once
+  // per output row; what each thread re-reads should come from its own L2, not the shared L3.
+  if (kernel_bytes > cpu.l2_bytes) return false;
+  if (data_bytes > cpu.l2_bytes) return true;
+  const auto& out = conv.shape();
+  return kernel_bytes * out[2] <= data_bytes * out[1];
+}
 
 Tensor conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams& p, const std::string& name) {
   check_params(p, "conv2d_nchwc");
@@ -75,7 +94,9 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
     return WindowConfig{1, columns, {0, 2, 1, 3}, {3}, PadPlacement::Root};
   // icc, kh, kw, icb, nothing unrolled: each step loads its ob kernel vectors and broadcasts one
   // input element per column, and no input element is shared between steps (as oneDNN's AVX2 kernel)
-  return WindowConfig{1, columns, {0, 2, 3, 1}, {}, PadPlacement::Root};
+  WindowConfig config{1, columns, {0, 2, 3, 1}, {}, PadPlacement::Root};
+  config.rows_outer = rows_outer_pays(output, cpu);
+  return config;
 }
 
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config) {

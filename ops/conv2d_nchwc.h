@@ -29,9 +29,16 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // the output block whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
 // or, with 16 registers, balanced partial tiles (register_tile_columns); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
-// registers hold them (unrolled_window_fits), else the kernel width and the input block in loops;
-// padding at the root.
+// registers hold them (unrolled_window_fits), else the kernel width and the input block in loops
+// and the parallel order of rows_outer_pays; padding at the root.
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
+
+// Whether a conv2d_nchwc `output` runs faster with row tiles outside the output channel blocks in
+// its parallel loop (WindowConfig::rows_outer): when each thread's L2 holds the kernel but not the
+// input, or holds both and the kernel re-read per row is the smaller traffic. Measured on AVX2
+// (Zen 3, 512 KB L2): ResNet-18's C1-C5 and C8 run rows outside, up to 2.2x faster (C5), and
+// C6-C12, whose kernels outweigh their inputs, channels outside.
+bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu);
 
 // The conv2d NCHWc schedule (ops/window_schedule.h's, on a cache_write accumulator).
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config);

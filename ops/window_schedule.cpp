@@ -2,6 +2,8 @@
 #include "ops/window_schedule.h"
 
 #include "ops/cpu_tiles.h"
+#include <tuple>
+
 #include "ops/tiling.h"
 #include "support/error.h"
 
@@ -31,15 +33,16 @@ struct OutputTiles {
 
 OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
-  IterVar parallel;
-  if (config.rows == 1) {
-    parallel = c.fuse(c.axis(1), c.axis(2));  // channels × rows: enough parallel work at any depth
-  } else {
-    auto [row_tiles, rows] = c.split(c.axis(2), config.rows);
-    parallel = c.fuse(c.axis(1), row_tiles);
+  IterVar channels = c.axis(1), row_tiles = c.axis(2);
+  if (config.rows > 1) {
+    IterVar rows;
+    std::tie(row_tiles, rows) = c.split(row_tiles, config.rows);
     c.reorder({column_tiles, rows});
     c.unroll(rows);
   }
+  if (config.rows_outer) c.reorder({row_tiles, channels});
+  // channels × row tiles: enough parallel work at any depth
+  IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
   c.parallel(parallel);
   if (blocked) {
     c.unroll(columns);

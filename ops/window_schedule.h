@@ -26,6 +26,11 @@ struct WindowConfig {
   std::vector<int> reduce_order;   // the accumulator's reduction axes (by index), outermost first
   std::vector<int> unrolled;       // reduction axes (by index) to unroll, e.g. the kernel width
   PadPlacement pad = PadPlacement::Root;
+  // The parallel loop's order: false, channel blocks outside row tiles (each thread sweeps the
+  // input once per channel block); true, row tiles outside channel blocks, so the input rows a
+  // tile reads stay in cache while every channel block uses them (1×1 convolutions, whose input
+  // outweighs the kernel).
+  bool rows_outer = false;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ops/conv2d_nchwc.h"
+#include "ops/cpu_tiles.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/op_schedule.h"
 #include "ops/window_schedule.h"
@@ -22,6 +23,7 @@ struct WindowOperator {
   ops::OpInstance instance;
   std::vector<std::vector<int>> reduce_orders;  // the first is the ops/ default
   int kernel_h_axis, kernel_w_axis;             // reduction-axis indices of the kernel window
+  bool parallel_order_knob;                     // whether the parallel loop's order is a knob
   Schedule (*schedule)(const Tensor& output, const ops::WindowConfig& config);
   ops::WindowConfig fallback;                   // the target's default configuration
 };
@@ -40,6 +42,7 @@ class WindowTemplate : public ScheduleTemplate {
     space_.add(reorder_knob("reduce_order", op_.reduce_orders));
     space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
     space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
+    if (op_.parallel_order_knob) space_.add(categorical_knob("parallel", {"channels", "rows"}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -47,11 +50,13 @@ class WindowTemplate : public ScheduleTemplate {
   Config default_config() const override {
     const auto& shape = op_.instance.output.shape();
     const ops::WindowConfig& f = op_.fallback;
-    return space_.from_json({{"tile_oh", {(shape[2] + f.rows - 1) / f.rows, f.rows}},
-                             {"tile_ow", {(shape[3] + f.columns - 1) / f.columns, f.columns}},
-                             {"reduce_order", f.reduce_order},
-                             {"unroll_kw", unrolls(f, op_.kernel_w_axis) ? "unroll" : "none"},
-                             {"unroll_kh", unrolls(f, op_.kernel_h_axis) ? "unroll" : "none"}});
+    nlohmann::json knobs = {{"tile_oh", {(shape[2] + f.rows - 1) / f.rows, f.rows}},
+                            {"tile_ow", {(shape[3] + f.columns - 1) / f.columns, f.columns}},
+                            {"reduce_order", f.reduce_order},
+                            {"unroll_kw", unrolls(f, op_.kernel_w_axis) ? "unroll" : "none"},
+                            {"unroll_kh", unrolls(f, op_.kernel_h_axis) ? "unroll" : "none"}};
+    if (op_.parallel_order_knob) knobs["parallel"] = f.rows_outer ? "rows" : "channels";
+    return space_.from_json(knobs);
   }
 
   Program default_program() const override {
@@ -81,6 +86,7 @@ class WindowTemplate : public ScheduleTemplate {
     window.unrolled.clear();
     if (config.annotation("unroll_kw") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_w_axis);
     if (config.annotation("unroll_kh") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_h_axis);
+    if (op_.parallel_order_knob) window.rows_outer = config.get_string("parallel") == "rows";
     return window;
   }
 
@@ -96,8 +102,11 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   ops::WindowConfig fallback = ops::conv2d_fallback_config(op.output, target);
   // reduction axes: icc 0, icb 1, kh 2, kw 3
   std::vector<std::vector<int>> orders = {{0, 2, 1, 3}, {0, 2, 3, 1}, {0, 1, 2, 3}, {2, 0, 1, 3}, {2, 3, 0, 1}};
+  // The parallel order became a choice with the 16-register schedules (ops::rows_outer_pays); the
+  // 32-register spaces stay those the recorded sets (datasets/recorded) were measured over.
+  bool parallel_order_knob = !ops::unrolled_window_fits(target.cpu());
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, orders, 2, 3, ops::schedule_conv2d_nchwc, fallback}, target);
+      WindowOperator{op, orders, 2, 3, parallel_order_knob, ops::schedule_conv2d_nchwc, fallback}, target);
 }
 
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
@@ -105,7 +114,7 @@ std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseS
   ops::WindowConfig fallback = ops::depthwise_fallback_config(op.output, target);
   // reduction axes: ry 0, rx 1
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, ops::schedule_depthwise_conv2d, fallback}, target);
+      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, ops::schedule_depthwise_conv2d, fallback}, target);
 }
 
 }  // namespace tessel::search

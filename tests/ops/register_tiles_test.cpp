@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <set>
+#include <string>
 
 #include "datasets/workloads.h"
 #include "ops/conv2d_nchwc.h"
@@ -78,4 +80,21 @@ TEST_CASE("window tiles divide the output width with 32 registers and balance pa
     CHECK(register_tile_columns(ow, limit, avx2.cpu()) == balanced);
     CHECK(register_tile_columns(ow, limit, avx512.cpu()) == divisor);
   }
+}
+
+TEST_CASE("16-register conv2d defaults run row tiles outside channel blocks where the kernel stays in L2",
+          "[ops][tiles]") {
+  // A Zen 3 core's 512 KB L2: C1-C5 and C8 read inputs larger than their kernels; C6, C7 and
+  // C9-C12 kernels of more than 512 KB (C11 524 KB) or far larger than their inputs.
+  Target zen3 = Target::parse("llvm_cpu -isa=avx2 -l2=512K");
+  std::set<std::string> rows_outer = {"C1", "C2", "C3", "C4", "C5", "C8"};
+  for (const auto& w : resnet18_conv2d_workloads()) {
+    INFO(w.name);
+    OpInstance op = conv2d_instance(w.shape, zen3);
+    CHECK(conv2d_fallback_config(op.output, zen3).rows_outer == (rows_outer.count(w.name) > 0));
+  }
+  // The 32-register schedules keep the order they were measured with.
+  Target avx512 = Target::parse("llvm_cpu -isa=avx512 -l2=512K");
+  CHECK_FALSE(conv2d_fallback_config(conv2d_instance(resnet18_conv2d_workloads()[2].shape, avx512).output, avx512)
+                  .rows_outer);
 }
