@@ -30,6 +30,10 @@ void add_search_options(CLI::App* cmd, SearchArgs& args, const std::string& tria
                     "seconds the strategy (with its cost model) may take to propose or learn from one batch; past "
                     "them tuning stops with exit status 2, keeping every measured trial",
                     limits::timeout_s());
+  add_number_option(cmd, "--select", args.select,
+                    "final selection (per task in tune-model): re-measure this many fastest configurations and the "
+                    "default in alternation and choose among them (0: the search's fastest trial)",
+                    limits::select());
 }
 
 search::StrategyChoice strategy_choice(const SearchArgs& args) {

@@ -1,6 +1,6 @@
 // The search options `tessel tune` and `tessel tune-model` share: strategy and cost model with
-// their parameters, back end, transfer source, trials, database, batch, seed, threads, repeats and
-// time limits; one spelling, one default and one range for each, and the run label both give their
+// their parameters, back end, transfer source, trials, database, batch, seed, threads, repeats, time
+// limits and the final selection; one spelling, one default and one range for each, and the run label both give their
 // runs, so the two commands continue each other's runs of a workload.
 #pragma once
 #include <string>
@@ -22,6 +22,7 @@ struct SearchArgs {
   std::vector<std::string> backend_params;  // key=value for the back end
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5;
+  int select = 4;  // the final selection's candidates (search/selection.h); 0: the search's fastest
   double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
 };
 

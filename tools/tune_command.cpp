@@ -35,7 +35,6 @@ namespace {
 
 struct TuneArgs : SearchArgs {
   std::string workload, space = "template";
-  int select = 4;
   bool json = false;
   int first_lines = 24;
 };
@@ -123,10 +122,6 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
   add_search_options(cmd, *args, "trials of this run (resumed ones count)");
   cmd->add_option("--db", args->db, "records database (SQLite); re-running the same command resumes");
-  add_number_option(cmd, "--select", args->select,
-                    "final selection: re-measure this many fastest configurations and the default in alternation "
-                    "and choose among them (0: the search's fastest trial)",
-                    limits::select());
   cmd->add_flag("--json", args->json, "end with one JSON line summarizing the run");
   cmd->callback([args, argv] { run_tune(*args, argv); });
 }

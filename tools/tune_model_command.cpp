@@ -27,7 +27,6 @@ struct TuneModelArgs : SearchArgs {
   std::string model, passes, scheduler = "gradient";
   std::vector<std::string> scheduler_params;
   int64_t round = 16;
-  int select = 4;
   bool json = false;
 };
 
@@ -157,10 +156,6 @@ void add_tune_model_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--scheduler-param", args->scheduler_params, "task scheduler parameter name=value (repeatable)");
   add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
-  add_number_option(cmd, "--select", args->select,
-                    "final selection per task: re-measure this many fastest configurations and the default in "
-                    "alternation and choose among them (0: the search's fastest trial)",
-                    limits::select());
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
   cmd->callback([args] { tune_model(*args); });

@@ -72,6 +72,8 @@ class CodeGen : public IRVisitor {
   llvm::Value* splat_to(llvm::Value* v, int lanes);
   // e as index arithmetic (see above): its integer operations are marked nsw.
   llvm::Value* emit_index(const Expr& e);
+  // A scalar index e as the i64 element offset of an address (codegen_index.cpp).
+  llvm::Value* emit_offset(const Expr& e);
   // An if or select condition: index arithmetic unless it reads memory (then it is data).
   llvm::Value* emit_condition(const Expr& cond);
 

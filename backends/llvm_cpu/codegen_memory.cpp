@@ -36,7 +36,7 @@ llvm::Value* CodeGen::element_pointer(const Buffer& buffer, llvm::Value* index) 
 
 llvm::Value* CodeGen::vector_pointer(const Buffer& buffer, const Expr& first_index, int lanes) {
   llvm::Type* vector = memory_type(context_, buffer.dtype().with_lanes(lanes));
-  return builder_.CreateBitCast(element_pointer(buffer, emit_index(first_index)), vector->getPointerTo());
+  return builder_.CreateBitCast(element_pointer(buffer, emit_offset(first_index)), vector->getPointerTo());
 }
 
 void CodeGen::visit_node(const Load* op) {
@@ -44,12 +44,12 @@ void CodeGen::visit_node(const Load* op) {
   llvm::Align align(t.element().bytes());
   llvm::Value* raw;
   if (!t.is_vector()) {
-    raw = builder_.CreateAlignedLoad(memory_type(context_, t), element_pointer(op->buffer, emit_index(op->index)), align);
+    raw = builder_.CreateAlignedLoad(memory_type(context_, t), element_pointer(op->buffer, emit_offset(op->index)), align);
   } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
     raw = builder_.CreateAlignedLoad(memory_type(context_, t), vector_pointer(op->buffer, ramp->base, t.lanes), align);
   } else if (auto* same = op->index.as<Broadcast>()) {
     llvm::Value* scalar = builder_.CreateAlignedLoad(memory_type(context_, t.element()),
-                                                     element_pointer(op->buffer, emit_index(same->value)), align);
+                                                     element_pointer(op->buffer, emit_offset(same->value)), align);
     raw = builder_.CreateVectorSplat(t.lanes, scalar);
   } else {
     raw = builder_.CreateMaskedGather(memory_type(context_, t), element_pointer(op->buffer, emit_index(op->index)), align);
@@ -66,7 +66,7 @@ void CodeGen::visit_node(const Store* op) {
   if (t.is_bool()) value = builder_.CreateZExt(value, memory_type(context_, t));
   llvm::Align align(t.element().bytes());
   if (!t.is_vector()) {
-    builder_.CreateAlignedStore(value, element_pointer(op->buffer, emit_index(op->index)), align);
+    builder_.CreateAlignedStore(value, element_pointer(op->buffer, emit_offset(op->index)), align);
   } else if (const Ramp* ramp = contiguous_ramp(op->index)) {
     builder_.CreateAlignedStore(value, vector_pointer(op->buffer, ramp->base, t.lanes), align);
   } else {
