@@ -7,9 +7,12 @@
 //   1. an injective node joins its immediate post-dominator when every node on the way is
 //      injective and that node is injective or a reduction: element-wise chains become one
 //      kernel, and a reduction reads its element-wise producers directly.
+//   2. (layout_into_conv) a layout transform read only by a blocked convolution joins its group: the
+//      convolution's pad copy (or, without padding, its broadcast loads) reads the producer's
+//      layout directly, and the transform's pass over memory and its buffer disappear.
 // Opaque operators (softmax) fuse with nothing, and a group holds at most one anchor. Unlike TVM,
-// injective producers do not join an anchor's group (they would be recomputed inside its reduction
-// loop); the pad a convolution needs is part of its own expression already.
+// other injective producers do not join an anchor's group (they would be recomputed inside its
+// reduction loop); the pad a convolution needs is part of its own expression already.
 //
 // The result is the groups (OptimizedGraph::groups); the graph is not changed.
 #include <algorithm>
@@ -29,7 +32,7 @@ namespace {
 
 class Fusion {
  public:
-  explicit Fusion(const Graph& g) : g_(g), post_(g) {
+  Fusion(const Graph& g, bool layout_into_conv) : g_(g), post_(g), layout_into_conv_(layout_into_conv) {
     for (NodeId n : g.topological_order()) {
       if (!g.node(n).is_operator()) continue;
       order_.push_back(n);
@@ -41,6 +44,8 @@ class Fusion {
   std::vector<FusedGroup> run() {
     for (int phase = 0; phase < 2; ++phase)
       for (NodeId n : order_) try_fuse(n, phase);
+    if (layout_into_conv_)
+      for (NodeId n : order_) try_fuse_into_conv(n);
     return groups();
   }
 
@@ -64,6 +69,19 @@ class Fusion {
     } else if (phase == 1 && p == OpPattern::Injective && (sp == OpPattern::Injective || sp == OpPattern::Reduction)) {
       if (all_paths(n, sink, injective)) merge_paths(n, sink, root(sink));
     }
+  }
+
+  // Phase 2: a lone layout transform whose one reader is a blocked convolution. Pure data movement
+  // read through an index map, so inlining it into the convolution's reads costs nothing.
+  void try_fuse_into_conv(NodeId n) {
+    if (g_.node(n).op != "layout_transform" || !alone(n)) return;
+    std::vector<NodeId> r = readers(n);
+    const std::string& reader = r.size() == 1 ? g_.node(r[0]).op : "";
+    if (reader == "conv2d_nchwc" || reader == "depthwise_conv2d_nchwc") merge(n, r[0]);
+  }
+
+  bool alone(NodeId n) {
+    return std::none_of(order_.begin(), order_.end(), [&](NodeId m) { return m != n && root(m) == root(n); });
   }
 
   bool same_shape(NodeId m, const std::vector<int64_t>& shape) const {
@@ -150,6 +168,7 @@ class Fusion {
 
   const Graph& g_;
   PostDominators post_;
+  bool layout_into_conv_;
   std::vector<NodeId> order_;
   std::unordered_map<NodeId, NodeId> parent_;  // union-find over nodes; a root stands for its group
   std::unordered_map<NodeId, OpPattern> pattern_;
@@ -157,8 +176,10 @@ class Fusion {
 
 class FuseOps : public GraphPass {
  public:
+  explicit FuseOps(bool layout_into_conv) : layout_into_conv_(layout_into_conv) {}
+
   std::string run(OptimizedGraph& opt) const override {
-    opt.groups = Fusion(opt.graph).run();
+    opt.groups = Fusion(opt.graph, layout_into_conv_).run();
     opt.memory.reset();
     size_t ops = 0, fused = 0;
     for (const FusedGroup& group : *opt.groups) {
@@ -168,11 +189,18 @@ class FuseOps : public GraphPass {
     return std::to_string(ops) + " operators in " + std::to_string(opt.groups->size()) + " kernels (" +
            std::to_string(fused) + " fused groups)";
   }
+
+ private:
+  bool layout_into_conv_;
 };
+
+const std::vector<ParamSpec> kParams = {
+    {"layout_into_conv", ParamType::Bool, true,
+     "a layout transform read only by a blocked convolution runs inside the convolution's kernel"}};
 
 }  // namespace
 
-TESSEL_REGISTER_PLUGIN(GraphPass, fuse, "operator fusion by op pattern over the post-dominator tree", {},
-                       [](const PluginParams&) { return std::make_unique<FuseOps>(); });
+TESSEL_REGISTER_PLUGIN(GraphPass, fuse, "operator fusion by op pattern over the post-dominator tree", kParams,
+                       [](const PluginParams& p) { return std::make_unique<FuseOps>(p.get_bool("layout_into_conv")); });
 
 }  // namespace tessel::graph

@@ -247,3 +247,23 @@ TEST_CASE("fuse: an anchor takes element-wise consumers only, not a reshape", "[
   OptimizedGraph opt = optimize_graph(g, {"fuse"});
   CHECK(group_ops(opt) == std::vector<std::vector<std::string>>{{"conv2d", "relu"}, {"reshape", "sigmoid"}});
 }
+
+TEST_CASE("fuse: a layout transform read only by a blocked convolution runs in its kernel", "[graph][passes]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 3, 8, 8}, "NCHW"));
+  Attributes same{{"pads", Ints{1, 1, 1, 1}}};
+  ValueId y = g.add_op("relu", {g.add_op("conv2d", {x, g.add_constant("w", random({16, 3, 3, 3}, 1))}, same)});
+  ValueId a = g.add_op("conv2d", {y, g.add_constant("wa", random({16, 16, 3, 3}, 2))}, same);
+  ValueId b = g.add_op("conv2d", {y, g.add_constant("wb", random({16, 16, 1, 1}, 3))});
+  g.add_output(g.add_op("add", {a, b}));
+  // On AVX2: y in 16-channel blocks, both convolutions reading 8 through one transform.
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2");
+  using Ops = std::vector<std::string>;
+  CHECK(group_ops(optimize_graph(g, {"layout", "fuse"}, avx2)) ==
+        std::vector<Ops>{{"layout_transform", "conv2d_nchwc", "relu"},  // the RGB input's, read by one convolution
+                         {"layout_transform"},                          // read by two: computed once
+                         {"conv2d_nchwc"},
+                         {"conv2d_nchwc", "add"},
+                         {"layout_transform"}});                        // read by the graph's output
+  CHECK(group_ops(optimize_graph(g, {"layout", "fuse{layout_into_conv=false}"}, avx2)).front() == Ops{"layout_transform"});
+}

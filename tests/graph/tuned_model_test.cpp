@@ -146,7 +146,7 @@ TEST_CASE("tuned models: exact and nearest records apply to the groups, visibly,
     CHECK(labels[0].rfind("default (conv2d_nchwc; no record for conv2d:1,8,10,10,8,3,1,1", 0) == 0);
     search::TunedRecords records = search::TunedRecords::read(path);
     test::require_user_error([&] { compile_model(optimize_graph(conv_model()), Target::host(), {&records, true}); },
-                             {"fused_1", "conv2d_nchwc+relu", "conv2d:1,8,10,10,8,3,1,1", "tessel tune"});
+                             {"fused_0", "layout_transform+conv2d_nchwc+relu", "conv2d:1,8,10,10,8,3,1,1", "tessel tune"});
   }
 }
 
