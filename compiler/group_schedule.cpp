@@ -108,7 +108,10 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
     choice.status = "nearest";
     choice.record_shape = tuned->record_workload;
   } else {
-    choice.reason = "no record for " + w->name + " in " + records->path();
+    choice.reason = records->has_records_of(task)
+                        ? "the records of " + w->name + " in " + records->path() +
+                              " are of an older version of its template (tune it again)"
+                        : "no record for " + w->name + " in " + records->path();
     return choice;
   }
   choice.record = tuned->record_candidate.str();

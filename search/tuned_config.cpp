@@ -31,6 +31,11 @@ std::optional<Candidate> in_space(const Task& task, const std::string& record_ta
   return std::nullopt;
 }
 
+// Whether `run` tuned `task`'s workload in its space.
+bool of_task(const RunKey& run, const Task& task) {
+  return run.workload_key == task.workload().key() && run.space == task.space_name();
+}
+
 struct Option {
   int rank;  // target rank × 2 + (0 for a selection, 1 for a trial)
   TunedConfig config;
@@ -94,9 +99,7 @@ TunedRecords::TunedRecords(const RecordsDb& db)
     : path_(db.path()), chosen_(db.chosen_per_task()), best_(db.best_per_task()) {}
 
 std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
-  auto ours = [&](const RunKey& run) {
-    return run.workload_key == task.workload().key() && run.space == task.space_name();
-  };
+  auto ours = [&](const RunKey& run) { return of_task(run, task); };
   std::vector<Option> options;
   for (const SelectionRecord& c : chosen_)
     if (std::optional<Candidate> point = in_space(task, c.run.target, c.candidate, c.config); point && ours(c.run))
@@ -110,6 +113,12 @@ std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
   return std::min_element(options.begin(), options.end(),
                           [](const Option& a, const Option& b) { return a.rank < b.rank; })
       ->config;
+}
+
+bool TunedRecords::has_records_of(const Task& task) const {
+  auto ours = [&](const RunKey& run) { return of_task(run, task); };
+  return std::any_of(chosen_.begin(), chosen_.end(), [&](const SelectionRecord& c) { return ours(c.run); }) ||
+         std::any_of(best_.begin(), best_.end(), [&](const TrialRecord& t) { return ours(t.run); });
 }
 
 std::optional<TunedConfig> TunedRecords::find_nearest(const Task& task) const {

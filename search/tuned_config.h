@@ -55,6 +55,9 @@ class TunedRecords {
   // before a trial, the task's target first) whose knob values name a point of `task`'s space;
   // nullopt when no record of the operator fits. record_workload says which shape it was tuned for.
   std::optional<TunedConfig> find_nearest(const Task& task) const;
+  // Whether the database has records of `task`'s workload and space at all: when find has nothing,
+  // they are of an older version of the space (the template changed since they were tuned).
+  bool has_records_of(const Task& task) const;
 
   const std::string& path() const { return path_; }
 

@@ -41,7 +41,9 @@ TesselSchedule tuned_schedule(const TunedChoices& choices, const std::string& wo
   std::optional<search::TunedConfig> tuned = choices.find(*task);
   if (!tuned) {
     std::cerr << "note: " << choices.path() << " has no correct trial of " << workload << " for the template space "
-              << "that fits it; it runs its default schedule\n";
+              << (choices.has_records_of(*task) ? "as it is now (its records are of an older version: tune it again)"
+                                                : "that fits it")
+              << "; it runs its default schedule\n";
     return {};
   }
   if (!tuned->same_target) std::cerr << tuned->fallback_note(*task, choices.path()) << "\n";

@@ -172,6 +172,14 @@ TEST_CASE("tuned models: a convolution's record applies to its blocked group, ne
   REQUIRE(labels.size() == 1);
   CHECK(labels[0] == "default (conv2d_nchw; record " + r.candidate.str() +
                          " not applied: its anchor is a conv2d_nchw stage, the template schedules conv2d_nchwc)");
+  // A record from an older version of the template (a knob value the space no longer has) is
+  // passed over, and the label says so.
+  std::string old_path = dir.file("old.db");
+  r.config["tile_ow"] = {1, 1000};
+  search::RecordsDb::open(old_path).append({r});
+  CHECK(compile_and_check(conv_model(), old_path) ==
+        std::vector<std::string>{"default (conv2d_nchwc; the records of conv2d:1,8,10,10,8,3,1,1 in " + old_path +
+                                 " are of an older version of its template (tune it again))"});
 }
 
 TEST_CASE("tuned models: a GEMM configuration packing in other panels rebuilds a dense group with them",
