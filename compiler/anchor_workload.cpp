@@ -46,8 +46,10 @@ std::string conv_workload(const graph::Graph& g, const graph::Node& node) {
   std::string nchw = std::to_string(data[0]) + "," + std::to_string(c) + "," + std::to_string(data[2]) + "," +
                      std::to_string(data[3]) + ",";
   std::string window = std::to_string(k) + "," + std::to_string(strides[0]) + "," + std::to_string(pads[0]);
-  if (groups == 1) return "conv2d:" + nchw + std::to_string(oc) + "," + window;
-  if (groups == c && oc == c && per_group == 1) return "depthwise:" + nchw + window;
+  // The layout pass's depthwise_conv2d_nchwc says what it is by its name, not by a groups attribute.
+  bool depthwise = node.op.rfind("depthwise_conv2d", 0) == 0 || (groups > 1 && groups == c);
+  if (depthwise) return oc == c && per_group == 1 ? "depthwise:" + nchw + window : "";
+  if (groups == 1 && per_group == c) return "conv2d:" + nchw + std::to_string(oc) + "," + window;
   return "";
 }
 

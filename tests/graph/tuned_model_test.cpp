@@ -5,6 +5,7 @@
 #include "compiler/anchor_workload.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "compiler/compile_model.h"
 #include "compiler/model_tasks.h"
@@ -110,6 +111,21 @@ TEST_CASE("anchor workloads: convolutions, depthwise and dense map to the operat
     CHECK(workload_of(g, g.add_op("conv2d", {x, constant(g, "w9", {8, 8, 3, 1}, 9)})).empty());  // not square
     CHECK(workload_of(g, g.add_op("relu", {x})).empty());
     CHECK_FALSE(anchor_workload(g, -1));
+  }
+  SECTION("blocked by the layout pass, a depthwise convolution is still a depthwise workload") {
+    Graph m;
+    ValueId in = m.add_input("x", f32({1, 16, 10, 10}));
+    Attributes dw3{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{16}}};
+    ValueId d = m.add_op("conv2d", {in, constant(m, "dw", {16, 1, 3, 3}, 11)}, dw3);
+    m.add_output(m.add_op("conv2d", {d, constant(m, "pw", {32, 16, 1, 1}, 12)}));
+    OptimizedGraph opt = optimize_graph(m, {"layout"}, Target::parse("llvm_cpu -isa=avx2"));
+    std::map<std::string, std::string> by_op;
+    for (NodeId n : opt.graph.nodes()) {
+      if (!opt.graph.node(n).is_operator()) continue;
+      if (std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, n)) by_op[opt.graph.node(n).op] = w->name;
+    }
+    CHECK(by_op == std::map<std::string, std::string>{{"depthwise_conv2d_nchwc", "depthwise:1,16,10,10,3,1,1"},
+                                                      {"conv2d_nchwc", "conv2d:1,16,10,10,32,1,1,0"}});
   }
   SECTION("the key is the operator's: a group finds what `tessel tune` recorded for the same shape") {
     std::optional<search::WorkloadSpec> w =
