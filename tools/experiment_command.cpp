@@ -42,7 +42,9 @@ std::string command_line(int argc, char** argv) {
 
 void run(const ExperimentArgs& a, int argc, char** argv) {
   experiments::ExperimentConfig config = experiments::ExperimentConfig::load(a.config, a.target);  // all checks first
-  bool hardware = false;
+  // Models are measured on this machine against libtorch, whose OpenBLAS workers must not spin
+  // between samples (as in bench-model).
+  bool hardware = config.is_model_experiment();
   for (const auto& c : config.configurations) hardware |= c.measure == "hardware";
   if (hardware) reexec_with_benchmark_environment(argv);
   experiments::RunnerOptions options;
