@@ -114,9 +114,9 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   int tessel_calls = calls_per_sample(run_tessel), torch_calls = torch ? calls_per_sample(run_torch) : 0;
   std::vector<double> tessel_us, torch_us;
   // Alternating, so both see the same machine load. Each side's sample starts 20 ms after the other
-  // side's, with one untimed call: the other side's idle workers spin for a while (libgomp's default
-  // wait policy spins for milliseconds) and would take a core from the call measured on 2 threads
-  // (measured: ResNet-18 on 2 threads took 52 ms with back-to-back samples, 27 ms isolated).
+  // side's, with one untimed call, so that worker threads the other side left spinning are asleep.
+  // The worst spinner, OpenBLAS's, the benchmark environment stops (see the command's callback);
+  // without the pause, ResNet-18 on 2 threads measured the same in 2 of 3 runs and 4% slower in one.
   auto sample = [](const std::function<void()>& run, int calls) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     run();
