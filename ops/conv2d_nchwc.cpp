@@ -45,8 +45,10 @@ bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {
   TESSEL_CHECK(data.defined() && kernel.defined(), "'", conv.name(), "' does not read data and a kernel");
   int64_t data_bytes = tensor_bytes(data), kernel_bytes = tensor_bytes(kernel);
   // Channels outside re-read the input once per output channel block, rows outside the kernel once
-  // per output row; what each thread re-reads should come from its own L2, not the shared L3.
-  if (kernel_bytes > cpu.l2_bytes) return false;
+  // per output row; what each thread re-reads should come from its own L2, not the shared L3. Rows
+  // outside, an output row works on the whole kernel and the input rows under its window.
+  int64_t window_rows_bytes = data_bytes / data.shape()[2] * kernel.shape()[2];
+  if (kernel_bytes + window_rows_bytes > cpu.l2_bytes) return false;
   if (data_bytes > cpu.l2_bytes) return true;
   const auto& out = conv.shape();
   return kernel_bytes * out[2] <= data_bytes * out[1];

@@ -34,10 +34,11 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
 // Whether a conv2d_nchwc `output` runs faster with row tiles outside the output channel blocks in
-// its parallel loop (WindowConfig::rows_outer): when each thread's L2 holds the kernel but not the
-// input, or holds both and the kernel re-read per row is the smaller traffic. Measured on AVX2
-// (Zen 3, 512 KB L2): ResNet-18's C1-C5 and C8 run rows outside, up to 2.2x faster (C5), and
-// C6-C12, whose kernels outweigh their inputs, channels outside.
+// its parallel loop (WindowConfig::rows_outer): when each thread's L2 holds the kernel with the
+// input rows of one output row but not the whole input, or holds both and the kernel re-read per
+// row is the smaller traffic. Measured on AVX2 (Zen 3, 512 KB L2, 2 threads): ResNet-18's C1-C5
+// and C8 run rows outside, up to 2.2x faster (C5), and C6, C7 and C9-C12 channels outside (C11's
+// 512 KB kernel leaves no room; rows outside, it runs 5-10% slower).
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu);
 
 // The conv2d NCHWc schedule (ops/window_schedule.h's, on a cache_write accumulator).

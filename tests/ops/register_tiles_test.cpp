@@ -84,8 +84,8 @@ TEST_CASE("window tiles divide the output width with 32 registers and balance pa
 
 TEST_CASE("16-register conv2d defaults run row tiles outside channel blocks where the kernel stays in L2",
           "[ops][tiles]") {
-  // A Zen 3 core's 512 KB L2: C1-C5 and C8 read inputs larger than their kernels; C6, C7 and
-  // C9-C12 kernels of more than 512 KB (C11 524 KB) or far larger than their inputs.
+  // A Zen 3 core's 512 KB L2: C1-C5 and C8 read inputs larger than their kernels; C6, C7, C9, C10
+  // and C12 have kernels of more than 512 KB, and C11's 512 KB leave no room for its input rows.
   Target zen3 = Target::parse("llvm_cpu -isa=avx2 -l2=512K");
   std::set<std::string> rows_outer = {"C1", "C2", "C3", "C4", "C5", "C8"};
   for (const auto& w : resnet18_conv2d_workloads()) {
