@@ -24,6 +24,16 @@ void reexec_self(char** argv) {
   throw InternalError("cannot re-execute " + self.string() + ": " + std::strerror(errno));
 }
 
+nlohmann::json benchmark_environment() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_THREAD_TIMEOUT", "ONEDNN_MAX_CPU_ISA",
+                           "DNNL_MAX_CPU_ISA", "GOMP_SPINCOUNT", "OMP_WAIT_POLICY"}) {
+    const char* value = std::getenv(name);
+    out[name] = value ? nlohmann::json(value) : nlohmann::json(nullptr);
+  }
+  return out;
+}
+
 void reexec_with_benchmark_environment(char** argv, const Target& target) {
   bool changed = set_openblas_presets_for(target);
   changed |= set_onednn_max_isa_for(target);

@@ -6,6 +6,8 @@
 // like), and both libraries' idle threads quick to sleep, so neither side's leftover spinning
 // slows the other. Tests never call this: they run under the environment as it is.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include "target/target.h"
 
 namespace tessel {
@@ -17,5 +19,9 @@ namespace tessel {
 // Sets the benchmark environment for `target` (a CPU target this machine runs) and re-executes if
 // that changed anything; returns otherwise (which is what the re-executed process does).
 void reexec_with_benchmark_environment(char** argv, const Target& target = Target::host());
+
+// The variables the benchmark environment sets or clears, with their values in this process (null
+// when unset), for a run's manifest: {"OPENBLAS_THREAD_TIMEOUT": "4", "ONEDNN_MAX_CPU_ISA": null, ...}.
+nlohmann::json benchmark_environment();
 
 }  // namespace tessel

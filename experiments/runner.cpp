@@ -72,7 +72,7 @@ nlohmann::json manifest(const ExperimentConfig& config, const RunnerOptions& opt
   return {{"name", config.name},        {"config_file", config.path},  {"config", config.source},
           {"seeds", config.seeds},       {"runs", runs},                {"git", git_state()},
           {"libraries", libraries},      {"cpu", cpu_info()},           {"started_at", utc_now()},
-          {"host_target", Target::host().str()},
+          {"host_target", Target::host().str()},  {"environment", options.environment},
           {"plugin_libraries", plugin_libraries_json()},
           {"command", options.command_line},
           {"measure_options", {{"repeats", config.measure.repeats}, {"threads", config.measure.threads},
@@ -253,6 +253,7 @@ nlohmann::json run_models(const ExperimentConfig& config, const RunnerOptions& o
   nlohmann::json m = {{"name", config.name}, {"config_file", config.path}, {"config", config.source},
                       {"runs", nlohmann::json::array()}, {"git", git_state()}, {"libraries", library_versions()},
                       {"cpu", cpu_info()}, {"started_at", utc_now()}, {"host_target", Target::host().str()},
+                      {"environment", options.environment},
                       {"command", options.command_line}, {"repeats", config.measure.repeats}};
   for (const ModelConfiguration& c : config.models) m["runs"].push_back(c.to_json());
   write_json(out / "manifest.json", m);

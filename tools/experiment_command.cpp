@@ -54,6 +54,7 @@ void run(const ExperimentArgs& a, int argc, char** argv) {
     return bench_compiled_model({c.model, "", c.graph_passes, c.records, c.threads, repeats, false});
   };
   options.command_line = command_line(argc, argv);
+  options.environment = benchmark_environment();
   options.plots = !a.no_plots;
   options.progress = &std::cerr;
   experiments::run_experiment(config, options);

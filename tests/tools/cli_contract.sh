@@ -332,6 +332,9 @@ assert [m["label"] for m in models] == ["passes=none threads=1", "passes=none tu
 assert all(m["tessel_ms"] > 0 and m["baseline_ms"] > 0 and m["correct"] for m in models), models
 for f in ("manifest.json", "summary.md", "plots/dqn.onnx.png", "plots/dqn.onnx.svg"):
     assert os.path.getsize(os.path.join(out, f)) > 0, f
+# measured in the benchmark environment: libtorch'"'"'s OpenBLAS workers do not spin between samples
+environment = json.load(open(os.path.join(out, "manifest.json")))["environment"]
+assert environment["OPENBLAS_THREAD_TIMEOUT"] == "4", environment
 ' "$work/models" "$work/dqn.db"; then pass; else fail "a model experiment on the DQN"; fi
 expect_message "model experiment: missing records database" "tessel tune-model" \
   experiment run <(printf 'name: x\nworkloads: model:%s\nrecords: /nonexistent.db\n' "$models/dqn.onnx") --out "$work/x"
