@@ -1,9 +1,9 @@
 // Register-tiled windowed-reduction schedule (ops/window_schedule.h).
 #include "ops/window_schedule.h"
 
-#include "ops/cpu_tiles.h"
 #include <tuple>
 
+#include "ops/cpu_tiles.h"
 #include "ops/tiling.h"
 #include "support/error.h"
 

@@ -28,8 +28,8 @@ struct WindowConfig {
   PadPlacement pad = PadPlacement::Root;
   // The parallel loop's order: false, channel blocks outside row tiles (each thread sweeps the
   // input once per channel block); true, row tiles outside channel blocks, so the input rows a
-  // tile reads stay in cache while every channel block uses them (1×1 convolutions, whose input
-  // outweighs the kernel).
+  // tile reads stay in cache while every channel block uses them (layers whose input outweighs
+  // their kernel: ops::rows_outer_pays).
   bool rows_outer = false;
 };
 
