@@ -23,7 +23,7 @@ int target_rank(const std::string& record_target, const Task& task) {
 std::optional<Candidate> in_space(const Task& task, const std::string& record_target, const Candidate& candidate,
                                   const nlohmann::json& config) {
   try {
-    Candidate named = task.space().candidate_from_json(config);
+    Candidate named = task.space().candidate_from_record(config);
     if (record_target != task.target().key()) return named;
     if (task.space().contains(candidate) && named == candidate) return candidate;
   } catch (const UserError&) {
@@ -134,7 +134,7 @@ std::optional<TunedConfig> TunedRecords::find_nearest(const Task& task) const {
     std::optional<double> distance = shape_distance(task, run.workload);
     if (!distance) return;
     try {  // the knob values, taken into this workload's space
-      Candidate point = task.space().candidate_from_json(config);
+      Candidate point = task.space().candidate_from_record(config);
       options.push_back({*distance, 2 * target_rank(run.target, task) + source_rank,
                          tuned_of(run, point, config, source, origin, task, c)});
     } catch (const UserError&) {  // not valid here: a tile that does not divide this shape

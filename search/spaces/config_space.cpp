@@ -1,6 +1,7 @@
 // Mixed-radix numbering and JSON form of configurations (search/spaces/config_space.h).
 #include "search/spaces/config_space.h"
 
+#include <algorithm>
 #include <random>
 #include <sstream>
 
@@ -106,6 +107,19 @@ Config ConfigSpace::from_json(const nlohmann::json& json) const {
   if (json.contains("index") && json.at("index") != index)
     user_error("configuration index ", json.at("index").dump(), " does not match its knob values (index ", index, ")");
   return Config(this, index, std::move(choices));
+}
+
+Candidate ConfigSpace::candidate_from_record(const nlohmann::json& json) const {
+  const nlohmann::json& values = json.is_object() && json.contains("knobs") ? json.at("knobs") : json;
+  size_t named = 0;
+  while (values.is_object() && named < knobs_.size() && values.contains(knobs_[named].name)) ++named;
+  bool suffix_missing = named > 0 && std::none_of(knobs_.begin() + named, knobs_.end(), [&](const Knob& k) {
+    return values.contains(k.name);
+  });
+  if (named == knobs_.size() || !suffix_missing) return candidate_from_json(json);  // as usual, with its errors
+  nlohmann::json grown = values;
+  for (size_t i = named; i < knobs_.size(); ++i) grown[knobs_[i].name] = knobs_[i].choices.front();
+  return from_json(grown).candidate();
 }
 
 std::vector<size_t> ConfigSpace::choices_of(const Candidate& c) const { return get(c).choices(); }

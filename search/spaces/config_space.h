@@ -7,6 +7,11 @@
 // (search_space.h) its candidates are these indices, its decisions the knob choices, and its
 // moves act on one knob at a time. The JSON form names each knob's value, so a record stays
 // readable and is checked against the space it is loaded into.
+//
+// Growing a space: a knob added to a template later goes last, its first choice being what the
+// schedule did before the knob existed. A record written before then names the same schedule with
+// that knob at its first choice, and even keeps its index (the new knob is the most significant
+// digit, and 0): candidate_from_record reads it so, and records tuned before keep applying.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -77,6 +82,8 @@ class ConfigSpace : public SearchSpace {
   std::vector<int64_t> decisions(const Candidate& c) const override;
   nlohmann::json to_json(const Candidate& c) const override;  // knob name -> value
   Candidate candidate_from_json(const nlohmann::json& json) const override { return from_json(json).candidate(); }
+  // As candidate_from_json; a form naming a prefix of the knobs gets the rest at their first choice.
+  Candidate candidate_from_record(const nlohmann::json& json) const override;
   std::string describe(const Candidate& c) const override { return get(c).describe(); }
 
  private:

@@ -54,6 +54,9 @@ class SearchSpace {
   virtual nlohmann::json to_json(const Candidate& c) const = 0;
   // The candidate of a readable form; throws UserError saying what does not fit the space.
   virtual Candidate candidate_from_json(const nlohmann::json& json) const = 0;
+  // The candidate a record's readable form names, for applying records (search/tuned_config.h): as
+  // candidate_from_json, except that a space may also read forms written before it grew.
+  virtual Candidate candidate_from_record(const nlohmann::json& json) const { return candidate_from_json(json); }
   // One line for logs and reports ("tile_m=[4,16] order=[1,0] ...").
   virtual std::string describe(const Candidate& c) const = 0;
 };

@@ -102,8 +102,9 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   ops::WindowConfig fallback = ops::conv2d_fallback_config(op.output, target);
   // reduction axes: icc 0, icb 1, kh 2, kw 3
   std::vector<std::vector<int>> orders = {{0, 2, 1, 3}, {0, 2, 3, 1}, {0, 1, 2, 3}, {2, 0, 1, 3}, {2, 3, 0, 1}};
-  // The parallel order became a choice with the 16-register schedules (ops::rows_outer_pays); the
-  // 32-register spaces stay those the recorded sets (datasets/recorded) were measured over.
+  // The parallel order became a choice with the 16-register schedules (ops::rows_outer_pays): the
+  // last knob, "channels" (the order before) first, so older records still apply (config_space.h).
+  // The 32-register spaces stay those the recorded sets (datasets/recorded) were measured over.
   bool parallel_order_knob = !ops::unrolled_window_fits(target.cpu());
   return std::make_shared<WindowTemplate>(
       WindowOperator{op, orders, 2, 3, parallel_order_knob, ops::schedule_conv2d_nchwc, fallback}, target);

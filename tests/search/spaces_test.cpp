@@ -99,3 +99,22 @@ TEST_CASE("bad configurations are user errors naming the problem", "[search][spa
   CHECK_THROWS_AS(space.from_json(wrong_index), UserError);
   CHECK_THROWS_WITH(space.get(space.size()), Catch::Contains("outside the space"));
 }
+
+TEST_CASE("records written before a knob was appended name the point with it at its first choice",
+          "[search][spaces]") {
+  ConfigSpace grown = sample_space();
+  grown.add(categorical_knob("parallel", {"channels", "rows"}));
+  ConfigSpace before = sample_space();
+  for (uint64_t i : {uint64_t{0}, uint64_t{7}, before.size() - 1}) {
+    nlohmann::json record = {{"index", i}, {"knobs", before.to_json(Candidate::from_index(i))}};
+    Candidate read = grown.candidate_from_record(record);
+    CHECK(read == Candidate::from_index(i));  // the same index: the new knob is the top digit, at 0
+    CHECK(grown.to_json(read)["parallel"] == "channels");
+    // Parsing a configuration stays strict: a missing knob is an error there.
+    CHECK_THROWS_WITH(grown.candidate_from_json(record), Catch::Contains("lacks knob 'parallel'"));
+  }
+  // Only knobs at the end may be missing; a gap is not a grown space.
+  nlohmann::json gap = before.to_json(Candidate::from_index(3));
+  gap.erase("order");
+  CHECK_THROWS_WITH(grown.candidate_from_record(gap), Catch::Contains("lacks knob 'order'"));
+}
