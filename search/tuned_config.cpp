@@ -99,16 +99,19 @@ TunedRecords::TunedRecords(const RecordsDb& db)
     : path_(db.path()), chosen_(db.chosen_per_task()), best_(db.best_per_task()) {}
 
 std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
-  auto ours = [&](const RunKey& run) { return of_task(run, task); };
   std::vector<Option> options;
-  for (const SelectionRecord& c : chosen_)
-    if (std::optional<Candidate> point = in_space(task, c.run.target, c.candidate, c.config); point && ours(c.run))
+  for (const SelectionRecord& c : chosen_) {
+    if (!of_task(c.run, task)) continue;  // before parsing the record's configuration
+    if (std::optional<Candidate> point = in_space(task, c.run.target, c.candidate, c.config))
       options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, *point, c.config, "selection",
                                                                         c.origin, task, c.candidate)});
-  for (const TrialRecord& t : best_)
-    if (std::optional<Candidate> point = in_space(task, t.run.target, t.candidate, t.config); point && ours(t.run))
+  }
+  for (const TrialRecord& t : best_) {
+    if (!of_task(t.run, task)) continue;
+    if (std::optional<Candidate> point = in_space(task, t.run.target, t.candidate, t.config))
       options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, *point, t.config, "trial",
                                                                             "", task, t.candidate)});
+  }
   if (options.empty()) return std::nullopt;
   return std::min_element(options.begin(), options.end(),
                           [](const Option& a, const Option& b) { return a.rank < b.rank; })
@@ -116,9 +119,8 @@ std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
 }
 
 bool TunedRecords::has_records_of(const Task& task) const {
-  auto ours = [&](const RunKey& run) { return of_task(run, task); };
-  return std::any_of(chosen_.begin(), chosen_.end(), [&](const SelectionRecord& c) { return ours(c.run); }) ||
-         std::any_of(best_.begin(), best_.end(), [&](const TrialRecord& t) { return ours(t.run); });
+  auto ours = [&](const auto& record) { return of_task(record.run, task); };
+  return std::any_of(chosen_.begin(), chosen_.end(), ours) || std::any_of(best_.begin(), best_.end(), ours);
 }
 
 std::optional<TunedConfig> TunedRecords::find_nearest(const Task& task) const {
