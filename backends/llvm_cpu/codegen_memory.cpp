@@ -101,22 +101,21 @@ void CodeGen::visit_node(const Allocate* op) {
   emit(op->body);
   state_.buffers.erase(op->buffer.get());
   if (heap) {
-    llvm::FunctionCallee free_fn = module_.getOrInsertFunction("free", builder_.getVoidTy(), builder_.getInt8PtrTy());
+    llvm::FunctionCallee free_fn =
+        module_.getOrInsertFunction("tessel_workspace_free", builder_.getVoidTy(), builder_.getInt8PtrTy());
     builder_.CreateCall(free_fn, {builder_.CreateBitCast(heap, builder_.getInt8PtrTy())});
   }
 }
 
-// aligned_alloc wants a size that is a multiple of the alignment.
+// From the runtime's per-thread cache (runtime/workspace.h): malloc would page-fault large
+// buffers in afresh on every run.
 llvm::Value* CodeGen::emit_heap_allocate(const Allocate* op, llvm::Type* element) {
   llvm::Type* i64 = builder_.getInt64Ty();
   uint64_t element_bytes = module_.getDataLayout().getTypeAllocSize(element);
   llvm::Value* count = emit_cast(emit_index(op->size), op->size.type(), DataType::int64());
   llvm::Value* bytes = builder_.CreateMul(count, llvm::ConstantInt::get(i64, element_bytes));
-  llvm::Value* rounded = builder_.CreateAnd(builder_.CreateAdd(bytes, llvm::ConstantInt::get(i64, kAllocAlign - 1)),
-                                            llvm::ConstantInt::get(i64, ~(kAllocAlign - 1)));
-  llvm::FunctionCallee alloc = module_.getOrInsertFunction("aligned_alloc", builder_.getInt8PtrTy(), i64, i64);
-  llvm::Value* raw = builder_.CreateCall(alloc, {llvm::ConstantInt::get(i64, kAllocAlign), rounded});
-  return builder_.CreateBitCast(raw, element->getPointerTo());
+  llvm::FunctionCallee alloc = module_.getOrInsertFunction("tessel_workspace_alloc", builder_.getInt8PtrTy(), i64);
+  return builder_.CreateBitCast(builder_.CreateCall(alloc, {bytes}), element->getPointerTo());
 }
 
 }  // namespace tessel::llvm_cpu

@@ -21,6 +21,7 @@
 #include "backends/llvm_cpu/cpu_target.h"
 #include "backends/system_tools.h"
 #include "runtime/thread_pool.h"
+#include "runtime/workspace.h"
 #include "support/error.h"
 #include "support/output_file.h"
 
@@ -42,6 +43,10 @@ void expose_runtime(llvm::orc::LLJIT& jit) {
   llvm::orc::SymbolMap runtime;
   runtime[jit.mangleAndIntern("tessel_parallel_for")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&tessel_parallel_for), llvm::JITSymbolFlags::Exported);
+  runtime[jit.mangleAndIntern("tessel_workspace_alloc")] = llvm::JITEvaluatedSymbol(
+      llvm::pointerToJITTargetAddress(&tessel_workspace_alloc), llvm::JITSymbolFlags::Exported);
+  runtime[jit.mangleAndIntern("tessel_workspace_free")] = llvm::JITEvaluatedSymbol(
+      llvm::pointerToJITTargetAddress(&tessel_workspace_free), llvm::JITSymbolFlags::Exported);
   check(lib.define(llvm::orc::absoluteSymbols(std::move(runtime))), "defining runtime symbols");
   lib.addGenerator(take_or_throw(
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit.getDataLayout().getGlobalPrefix()),

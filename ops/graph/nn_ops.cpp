@@ -12,6 +12,7 @@
 // pads [top, left, bottom, right], groups; conv2d_transpose also output_padding [h, w].
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
+#include "ops/conv2d_winograd.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/gemm.h"
 #include "ops/graph/graph_op_util.h"
@@ -103,6 +104,22 @@ std::vector<Tensor> depthwise_conv2d_nchwc_compute(const std::vector<Tensor>& in
     user_error(op, ": the weight must be [", d[1], ", 1, KH, KW, 1, ", d[4], "] for data ", shape_str(d), "; it is ",
                shape_str(k));
   return {depthwise_conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
+}
+
+// conv2d_winograd_nchwc: data [N, C/ib, H, W, ib], weights [α, α, O/ob, C, ob] transformed at
+// compile time (ops/conv2d_winograd.h's winograd_weights); attribute "tile" is m (α = m + 2). The
+// layout pass chooses it for 3×3 stride-1 convolutions where ops::winograd_tile says it pays.
+std::vector<Tensor> conv2d_winograd_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  const char* op = "conv2d_winograd_nchwc";
+  check_input_count(in, 2, 2, op);
+  check_rank(in[0], 5, op, "data (NCHW[x]c)");
+  check_rank(in[1], 5, op, "weights ([α, α, O/ob, C, ob])");
+  check_float(in[0], op);
+  Window2d w = window_attrs(attrs, op);
+  if (w.params.stride != std::array<int64_t, 2>{1, 1} || w.params.dilation != std::array<int64_t, 2>{1, 1})
+    user_error(op, ": strides and dilations must be 1; use conv2d_nchwc");
+  Tensor data = window_input(in[0], w, op);
+  return {conv2d_winograd_nchwc(data, in[1], w.params.padding, attrs.get_int("tile", 2), op)};
 }
 
 // Output layout of the blocked convolutions: channels in the weight's output block ("OIHW8i16o"
@@ -223,6 +240,10 @@ TESSEL_REGISTER_GRAPH_OP(conv2d_nchwc,
 TESSEL_REGISTER_GRAPH_OP(depthwise_conv2d_nchwc,
                          "depthwise 2-D convolution, NCHW[x]c data and OIHW1i[x]o weight (strides, pads, dilations)",
                          OpPattern::ComplexOutFusable, depthwise_conv2d_nchwc_compute, blocked_conv_layouts);
+TESSEL_REGISTER_GRAPH_OP(conv2d_winograd_nchwc,
+                         "3x3 stride-1 convolution by Winograd's F(m x m, 3 x 3), NCHW[x]c data and weights "
+                         "transformed at compile time ([a, a, O/ob, C, ob], attribute tile = m)",
+                         OpPattern::ComplexOutFusable, conv2d_winograd_nchwc_compute, blocked_conv_layouts);
 TESSEL_REGISTER_GRAPH_OP(conv2d_transpose, "2-D transposed convolution, NCHW data and IOHW weight",
                          OpPattern::ComplexOutFusable, conv2d_transpose_compute, nchw_layouts);
 TESSEL_REGISTER_GRAPH_OP(dense, "X[M, K] · W[N, K]ᵀ", OpPattern::ComplexOutFusable, dense_compute);

@@ -1,7 +1,8 @@
 // Graph pass "layout": NCHW to channel-blocked NCHW[x]c, the layouts the fast CPU convolutions of
-// ops/ compute in (TVM's AlterOpLayout for x86). Convolutions (groups = 1) become conv2d_nchwc and
-// depthwise convolutions depthwise_conv2d_nchwc, their weights re-laid out here, at compile time,
-// as constants. Element-wise operators (activations, bias_add, add/sub/mul/div of two image
+// ops/ compute in (TVM's AlterOpLayout for x86). Convolutions (groups = 1) become conv2d_nchwc, or
+// conv2d_winograd_nchwc for 3×3 stride-1 ones where ops::winograd_tile says it pays (parameter
+// winograd), and depthwise convolutions depthwise_conv2d_nchwc, their weights re-laid out (or
+// Winograd-transformed) here, at compile time, as constants. Element-wise operators (activations, bias_add, add/sub/mul/div of two image
 // batches or of a per-channel or scalar broadcast) reading a blocked value compute in its layout
 // too, and so do pools (max, average, global). A layout_transform node sits only where a producer
 // and a consumer disagree: before the first convolution, before operators that need NCHW
@@ -28,6 +29,7 @@
 #include <set>
 
 #include "ops/conv2d_nchwc.h"
+#include "ops/conv2d_winograd.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/gemm.h"
 #include "ops/graph/graph_op_util.h"
@@ -72,6 +74,7 @@ const std::set<std::string> kPools = {"max_pool2d", "avg_pool2d", "global_avg_po
 // workloads are tuned in (a transform where the producer's differs).
 struct BlockSource {
   bool conv_input_from_producer, depthwise_from_producer;
+  bool winograd;  // 3×3 stride-1 convolutions by Winograd where ops::winograd_tile says it pays
 };
 
 class LayoutRewriter {
@@ -87,7 +90,7 @@ class LayoutRewriter {
     remove_unused();
     int transforms = 0;
     for (NodeId n : g_.nodes()) transforms += g_.node(n).op == "layout_transform";
-    return "blocked " + std::to_string(convs_) + " convolutions, " + std::to_string(depthwise_) + " depthwise, " +
+    return "blocked " + std::to_string(convs_) + " convolutions (" + std::to_string(winograd_) + " by Winograd), " + std::to_string(depthwise_) + " depthwise, " +
            std::to_string(others_) + " other operators; " + std::to_string(dense_) + " dense weights packed; " +
            std::to_string(transforms) + " layout transforms";
   }
@@ -120,15 +123,27 @@ class LayoutRewriter {
     if (groups == 1) {
       ops::Conv2dBlocks b = ops::choose_conv2d_blocks(channels, out_channels, 1, target_);
       int64_t ib = blocks_.conv_input_from_producer && block_of(data) ? block_of(data) : b.ib;
-      ValueId w = add_weight(node.inputs[1], blocked_kernel(*weight, ib, b.ob), ib, b.ob);
       ++convs_;
+      if (int64_t m = winograd_tile(node, *weight)) {
+        // The input transform reads any block alike: the producer's, so no transform sits between.
+        ValueId in = in_layout(data, ops::nchw_layout(block_of(data) ? block_of(data) : b.ib));
+        ++winograd_;
+        attrs.set("tile", m);
+        std::string layout = "AAOC" + std::to_string(b.ob) + "o";
+        return g_.add_op("conv2d_winograd_nchwc",
+                         {in, add_weight(node.inputs[1], layout, [&] { return ops::winograd_weights(*weight, m, b.ob); })},
+                         attrs);
+      }
+      std::string layout = "OIHW" + std::to_string(ib) + "i" + std::to_string(b.ob) + "o";
+      ValueId w = add_weight(node.inputs[1], layout, [&] { return blocked_kernel(*weight, ib, b.ob); });
       return g_.add_op("conv2d_nchwc", {in_layout(data, ops::nchw_layout(ib)), w}, attrs);
     }
     if (groups == channels && out_channels == channels && weight->shape()[1] == 1) {
       int64_t block = blocks_.depthwise_from_producer && block_of(data) ? block_of(data)
                                                                          : ops::choose_depthwise_block(channels, target_);
       // [C, 1, KH, KW] as OIHW with O = C, I = 1: [C/b, 1, KH, KW, 1, b]
-      ValueId w = add_weight(node.inputs[1], blocked_kernel(*weight, 1, block), 1, block);
+      std::string layout = "OIHW1i" + std::to_string(block) + "o";
+      ValueId w = add_weight(node.inputs[1], layout, [&] { return blocked_kernel(*weight, 1, block); });
       ++depthwise_;
       return g_.add_op("depthwise_conv2d_nchwc", {in_layout(data, ops::nchw_layout(block)), w}, attrs);
     }
@@ -201,12 +216,23 @@ class LayoutRewriter {
                            ops::nchw_layout(block));
   }
 
-  ValueId add_weight(ValueId original, NDArray blocked, int64_t ib, int64_t ob) {
-    auto key = std::make_tuple(original, ib, ob);
+  // The Winograd output tile for convolution `node` (0: the direct convolution).
+  int64_t winograd_tile(const Node& node, const NDArray& weight) const {
+    const auto& w = weight.shape();
+    const TensorType& out = g_.value(node.outputs[0]).type;
+    Ints ones = {1, 1};
+    bool three_by_three = w[2] == 3 && w[3] == 3 && node.attrs.ints("strides", ones) == ones &&
+                          node.attrs.ints("dilations", ones) == ones;
+    if (!blocks_.winograd || !three_by_three) return 0;
+    return ops::winograd_tile(w[1], w[0], out.shape[2], out.shape[3]);
+  }
+
+  // `original` re-laid out as `layout` by `make`, once per weight and layout.
+  ValueId add_weight(ValueId original, const std::string& layout, const std::function<NDArray()>& make) {
+    auto key = std::make_pair(original, layout);
     auto it = weights_.find(key);
     if (it != weights_.end()) return it->second;
-    std::string layout = "OIHW" + std::to_string(ib) + "i" + std::to_string(ob) + "o";
-    ValueId w = g_.add_constant(g_.unique_value_name(g_.value(original).name + "." + layout), std::move(blocked), layout);
+    ValueId w = g_.add_constant(g_.unique_value_name(g_.value(original).name + "." + layout), make(), layout);
     return weights_[key] = w;
   }
 
@@ -264,8 +290,8 @@ class LayoutRewriter {
   BlockSource blocks_;
   std::map<ValueId, ValueId> blocked_;  // a transform back to NCHW -> the blocked value it reads
   std::map<std::pair<ValueId, std::string>, ValueId> transforms_;
-  std::map<std::tuple<ValueId, int64_t, int64_t>, ValueId> weights_;
-  int convs_ = 0, depthwise_ = 0, others_ = 0, dense_ = 0;
+  std::map<std::pair<ValueId, std::string>, ValueId> weights_;
+  int convs_ = 0, winograd_ = 0, depthwise_ = 0, others_ = 0, dense_ = 0;
 };
 
 class AlterLayout : public GraphPass {
@@ -292,6 +318,9 @@ const std::vector<ParamSpec> kParams = {
     {"depthwise_block", ParamType::String, "producer",
      "the block of a depthwise convolution reading a blocked value: 'producer' or 'operator' (as above)",
      Allowed::one_of({"operator", "producer"})},
+    {"winograd", ParamType::Bool, true,
+     "3x3 stride-1 convolutions by Winograd's F(m x m, 3 x 3), weights transformed at compile time, where "
+     "ops::winograd_tile says it pays (m = 4 from 16 tiles of 4 x 4, m = 2 on 7 x 7; 64 channels or more)"},
 };
 
 }  // namespace
@@ -302,7 +331,8 @@ TESSEL_REGISTER_PLUGIN(GraphPass, layout,
                        kParams, [](const PluginParams& p) {
                          return std::make_unique<AlterLayout>(
                              BlockSource{p.get_string("conv_input_block") == "producer",
-                                         p.get_string("depthwise_block") == "producer"});
+                                         p.get_string("depthwise_block") == "producer",
+                                         p.get_bool("winograd")});
                        });
 
 }  // namespace tessel::graph

@@ -5,6 +5,7 @@
 // (the unfused executor before and after). The exported models run with it in
 // fused_executor_test.cpp and models_passes_test.cpp, against PyTorch's outputs.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 
 #include "ops/graph/unfused_executor.h"
@@ -45,14 +46,14 @@ std::vector<std::string> transforms(const Graph& g) {
 }
 
 // The optimized graph's output equals the original's on the same random inputs, and keeps its name.
-void check_same_output(const Graph& before, const Graph& after) {
+void check_same_output(const Graph& before, const Graph& after, double rtol = 1e-5, double atol = 1e-5) {
   std::map<std::string, NDArray> in;
   for (ValueId v : before.inputs())
     in[before.value(v).name] = NDArray::random_uniform(before.value(v).type.shape, DataType::float32(), 5 + v, -1, 1);
   std::vector<NDArray> expected = ops::UnfusedExecutor(before).run(in), out = ops::UnfusedExecutor(after).run(in);
   REQUIRE(out.size() == expected.size());
   for (size_t i = 0; i < out.size(); ++i) {
-    test::Closeness c = test::compare_arrays(out[i], expected[i], 1e-5, 1e-5);
+    test::Closeness c = test::compare_arrays(out[i], expected[i], rtol, atol);
     INFO("output " << i << ": max abs diff " << c.max_abs << " " << c.problem);
     CHECK(c.close);
     CHECK(before.value(before.outputs()[i]).name == after.value(after.outputs()[i]).name);
@@ -114,6 +115,45 @@ TEST_CASE("layout: by default the operator-level blocks, with a transform betwee
   // The second convolution reads 16 channels in blocks of 8, as conv2d_instance lays them out.
   CHECK(transforms(opt.graph) == std::vector<std::string>{"NCHW->NCHW3c", "NCHW16c->NCHW8c", "NCHW16c->NCHW"});
   check_same_output(g, opt.graph);
+}
+
+TEST_CASE("layout: 3x3 stride-1 convolutions of 64 channels or more by Winograd, weights transformed once",
+          "[graph][layout][winograd]") {
+  Graph g;
+  // Weights scaled by 1/sqrt(fan-in) as a trained network's are, so outputs stay near 1 and the
+  // models' tolerance applies (1e-4 relative, 1e-5 absolute).
+  auto w = [&](const std::string& name, int64_t in, uint64_t seed) {
+    double bound = 1.0 / std::sqrt(double(in * 9));
+    return g.add_constant(name, NDArray::random_uniform({64, in, 3, 3}, DataType::float32(), seed, -bound, bound));
+  };
+  ValueId x = g.add_input("x", f32({1, 8, 14, 14}));
+  Attributes same{{"pads", Ints{1, 1, 1, 1}}};
+  ValueId c1 = g.add_op("relu", {g.add_op("conv2d", {x, w("w1", 8, 1)}, same)});
+  ValueId c2 = g.add_op("relu", {g.add_op("conv2d", {c1, w("w2", 64, 2)}, same)});
+  ValueId c3 = g.add_op("conv2d", {c2, w("w3", 64, 3)}, {{"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}});
+  g.add_output(g.add_op("conv2d", {c3, w("w4", 64, 4)}, same, "", "y"));
+  OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
+  std::map<std::string, int> ops = op_counts(opt.graph);
+  // 8 input channels and stride 2 stay direct; 14x14 makes 16 tiles of 4x4, 7x7 16 tiles of 2x2.
+  CHECK(ops["conv2d_nchwc"] == 2);
+  CHECK(ops["conv2d_winograd_nchwc"] == 2);
+  std::vector<int64_t> tiles;
+  for (NodeId n : opt.graph.topological_order()) {
+    const graph::Node& node = opt.graph.node(n);
+    if (node.op != "conv2d_winograd_nchwc") continue;
+    tiles.push_back(node.attrs.get_int("tile"));
+    int64_t alpha = tiles.back() + 2;
+    const NDArray* u = opt.graph.constant_value(node.inputs[1]);
+    REQUIRE(u != nullptr);
+    CHECK(u->shape() == std::vector<int64_t>{alpha, alpha, 4, 64, 16});
+  }
+  CHECK(tiles == std::vector<int64_t>{4, 2});
+  // The Winograd convolutions read their producers' blocks; the direct stride-2 one its own.
+  CHECK(transforms(opt.graph) == std::vector<std::string>{"NCHW->NCHW8c", "NCHW16c->NCHW8c", "NCHW16c->NCHW"});
+  check_same_output(g, opt.graph, 1e-4, 1e-5);
+  CHECK(opt.report.at(0).find("blocked 4 convolutions (2 by Winograd)") != std::string::npos);
+  OptimizedGraph direct = optimize_graph(g, {"layout{winograd=false}"}, avx2());
+  CHECK(op_counts(direct.graph).count("conv2d_winograd_nchwc") == 0);
 }
 
 TEST_CASE("layout: depthwise convolutions, narrow blocks, a blocked graph output", "[graph][layout]") {

@@ -43,16 +43,16 @@ TEST_CASE("a small temporary lives on the stack and is reused per iteration", "[
   LoweredFunc func = row_sums_through_temporary(8, 256, ForKind::Serial);
   check_row_sums(func, 8, 256);
   std::string ir = emit_llvm_ir(func);
-  CHECK(ir.find("aligned_alloc") == std::string::npos);
+  CHECK(ir.find("tessel_workspace_alloc") == std::string::npos);
 }
 
-TEST_CASE("a large temporary goes to the heap, aligned, and is freed", "[llvm_cpu][memory]") {
+TEST_CASE("a large temporary comes from the runtime's workspace cache and goes back to it", "[llvm_cpu][memory]") {
   const int64_t len = 100000;  // 400 KB: beyond the stack limit
   LoweredFunc func = row_sums_through_temporary(3, len, ForKind::Serial);
   check_row_sums(func, 3, len);
   std::string ir = emit_llvm_ir(func);
-  CHECK(ir.find("aligned_alloc") != std::string::npos);
-  CHECK(ir.find("@free") != std::string::npos);
+  CHECK(ir.find("tessel_workspace_alloc") != std::string::npos);
+  CHECK(ir.find("tessel_workspace_free") != std::string::npos);
 }
 
 TEST_CASE("temporaries inside a parallel loop are private to each thread", "[llvm_cpu][memory][parallel]") {

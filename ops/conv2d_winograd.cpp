@@ -1,0 +1,236 @@
+// Winograd 3×3 convolution in the blocked layout, and its CPU schedule (ops/conv2d_winograd.h).
+#include "ops/conv2d_winograd.h"
+
+#include <algorithm>
+
+#include "ops/cpu_tiles.h"
+#include "ops/op_schedule.h"
+#include "ops/pad.h"
+#include "ops/tiling.h"
+#include "ops/window_schedule.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+namespace {
+
+using Matrix = std::vector<std::vector<double>>;
+
+// The transform matrices of F(m×m, 3×3): Bᵀ (α×α, input), G (α×3, kernel), Aᵀ (m×α, output).
+// Interpolation points 0, ±1 (m = 2) and 0, ±1, ±2 (m = 4), and the point at infinity.
+struct Transforms {
+  Matrix bt, g, at;
+};
+
+const Transforms& transforms(int64_t m) {
+  static const Transforms f2{{{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}},
+                             {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}},
+                             {{1, 1, 1, 0}, {0, 1, -1, -1}}};
+  static const Transforms f4{{{4, 0, -5, 0, 1, 0},
+                              {0, -4, -4, 1, 1, 0},
+                              {0, 4, -4, -1, 1, 0},
+                              {0, -2, -1, 2, 1, 0},
+                              {0, 2, -1, -2, 1, 0},
+                              {0, 4, 0, -5, 0, 1}},
+                             {{1.0 / 4, 0, 0},
+                              {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                              {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                              {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                              {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                              {0, 0, 1}},
+                             {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
+  if (!winograd_tile_supported(m)) user_error("conv2d_winograd: output tile ", m, " is not supported; use 2 or 4");
+  return m == 2 ? f2 : f4;
+}
+
+// Σ_i row[i]·term(i) without the zero terms, and with ±1 as additions and subtractions: the
+// transforms of F(2×2, 3×3) become additions only.
+Expr combine(const std::vector<double>& row, const std::function<Expr(int)>& term) {
+  Expr sum;
+  for (int i = 0; i < static_cast<int>(row.size()); ++i) {
+    double c = row[i];
+    if (c == 0) continue;
+    Expr t = term(i);
+    if (!sum.defined()) {
+      sum = c == 1 ? t : t * Expr(c);
+    } else if (c == 1 || c == -1) {
+      sum = c == 1 ? sum + t : sum - t;
+    } else {
+      sum = sum + t * Expr(c);
+    }
+  }
+  return sum;
+}
+
+// The row of `matrix` that `index` selects, combined over term: a chain of selects which the
+// schedule's unrolling of `index` folds to the one row that applies.
+Expr combine_row(const Matrix& matrix, const Expr& index, const std::function<Expr(int)>& term) {
+  Expr chosen = combine(matrix.back(), term);
+  for (int r = static_cast<int>(matrix.size()) - 2; r >= 0; --r)
+    chosen = select(eq(index, Expr(int64_t{r})), combine(matrix[r], term), chosen);
+  return chosen;
+}
+
+void check_shapes(const Tensor& data, const Tensor& weights, int64_t alpha) {
+  if (data.ndim() != 5 || weights.ndim() != 5)
+    user_error("conv2d_winograd: data must be 5-D (NCHWc) and weights 5-D ([α, α, O/ob, C, ob]); got ", data.ndim(),
+               "-D and ", weights.ndim(), "-D");
+  const auto& d = data.shape();
+  const auto& u = weights.shape();
+  if (u[0] != alpha || u[1] != alpha || u[3] != d[1] * d[4])
+    user_error("conv2d_winograd: the weights must be [", alpha, ", ", alpha, ", O/ob, ", d[1] * d[4],
+               ", ob] for this tile and data ", shape_str(d), "; they are ", shape_str(u));
+}
+
+}  // namespace
+
+bool winograd_tile_supported(int64_t m) { return m == 2 || m == 4; }
+
+Tensor conv2d_winograd_nchwc(const Tensor& data, const Tensor& weights, std::array<int64_t, 2> padding, int64_t m,
+                             const std::string& name) {
+  const Transforms& f = transforms(m);
+  int64_t alpha = m + 2;
+  check_shapes(data, weights, alpha);
+  const auto& d = data.shape();
+  int64_t ib = d[4], channels = d[1] * ib, ob = weights.shape()[4], out_channels = weights.shape()[2] * ob;
+  int64_t oh = conv_output_extent(d[2], 3, 1, padding[0], 1, name.c_str());
+  int64_t ow = conv_output_extent(d[3], 3, 1, padding[1], 1, name.c_str());
+  int64_t tiles_h = (oh + m - 1) / m, tiles_w = (ow + m - 1) / m, tiles = d[0] * tiles_h * tiles_w;
+  // Padded so that every tile, the partial ones at the bottom and right included, reads inside it.
+  Tensor padded = pad(data, {0, 0, padding[0], padding[1], 0},
+                      {0, 0, tiles_h * m + 2 - d[2] - padding[0], tiles_w * m + 2 - d[3] - padding[1], 0},
+                      make_zero(data.dtype()), name + ".pad");
+  Tensor v = compute({alpha, alpha, tiles, channels}, [&](Var e, Var nu, Var p, Var c) {
+    Expr n = p / Expr(tiles_h * tiles_w), th = p / Expr(tiles_w) % Expr(tiles_h), tw = p % Expr(tiles_w);
+    auto input = [&](int r, int s) {
+      return padded(n, c / Expr(ib), th * Expr(m) + Expr(int64_t{r}), tw * Expr(m) + Expr(int64_t{s}), c % Expr(ib));
+    };
+    return combine_row(f.bt, nu, [&](int s) { return combine_row(f.bt, e, [&](int r) { return input(r, s); }); });
+  }, name + ".input", "winograd_input");
+  IterVar k = reduce_axis(channels, "c");
+  Tensor product = compute({alpha, alpha, tiles, out_channels}, [&](Var e, Var nu, Var p, Var o) {
+    return sum(v(e, nu, p, k) * weights(e, nu, o / Expr(ob), k, o % Expr(ob)), {k});
+  }, name + ".product", "winograd_gemm");
+  return compute({d[0], out_channels / ob, oh, ow, ob}, [&](Var n, Var oc, Var y, Var x, Var oi) {
+    Expr p = (n * Expr(tiles_h) + y / Expr(m)) * Expr(tiles_w) + x / Expr(m), o = oc * Expr(ob) + oi;
+    return combine_row(f.at, y % Expr(m), [&](int e) {
+      return combine_row(f.at, x % Expr(m), [&](int nu) { return product(Expr(int64_t{e}), Expr(int64_t{nu}), p, o); });
+    });
+  }, name, "conv2d_winograd");
+}
+
+NDArray winograd_weights(const NDArray& oihw, int64_t m, int64_t ob) {
+  const Transforms& f = transforms(m);
+  const auto& s = oihw.shape();
+  if (oihw.ndim() != 4 || s[2] != 3 || s[3] != 3 || ob <= 0 || s[0] % ob != 0)
+    user_error("winograd_weights: the kernel must be [O, I, 3, 3] with O a multiple of ", ob, "; it is ",
+               shape_str(s));
+  int64_t alpha = m + 2, outs = s[0], ins = s[1];
+  NDArray u = NDArray::empty({alpha, alpha, outs / ob, ins, ob}, oihw.dtype());
+  const float* g = oihw.data_as<float>();
+  float* out = u.data_as<float>();
+  for (int64_t o = 0; o < outs; ++o)
+    for (int64_t i = 0; i < ins; ++i) {
+      const float* k = g + (o * ins + i) * 9;
+      for (int64_t e = 0; e < alpha; ++e)
+        for (int64_t nu = 0; nu < alpha; ++nu) {
+          double value = 0;  // (G k Gᵀ)[e][nu]
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) value += f.g[e][r] * k[r * 3 + c] * f.g[nu][c];
+          out[(((e * alpha + nu) * (outs / ob) + o / ob) * ins + i) * ob + o % ob] = static_cast<float>(value);
+        }
+    }
+  return u;
+}
+
+int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_height, int64_t out_width) {
+  constexpr int64_t kMinTiles = 16, kMinChannels = 64;
+  if (in_channels < kMinChannels || out_channels < kMinChannels) return 0;
+  for (int64_t m : {4, 2})
+    if (((out_height + m - 1) / m) * ((out_width + m - 1) / m) >= kMinTiles) return m;
+  return 0;
+}
+
+namespace {
+
+// The GEMM stage: a register tile of rows × ob (the weights' panel) accumulated over the input
+// channels, as ops/gemm.h's schedule; (ε, ν) pairs and panels in parallel.
+void schedule_product(Schedule& s, const Tensor& product, const Target& target) {
+  const CpuDescription& cpu = target.cpu();
+  int64_t ob = input_tensors(product)[1].shape()[4], tiles = product.shape()[2];
+  int64_t vectors = float_vectors(cpu, ob), channels = input_tensors(product)[1].shape()[3];
+  int64_t rows = std::max<int64_t>(1, accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu)) / vectors);
+  rows = std::min(rows, tiles);
+  Tensor acc = s.cache_write(product);
+  Stage c = s[product];
+  auto [panels, lanes] = c.split(c.axis(3), ob);
+  auto [row_tiles, row] = c.split(c.axis(2), rows);
+  c.reorder({c.axis(0), c.axis(1), panels, row_tiles, row, lanes});
+  IterVar outer = c.fuse(c.fuse(c.axis(0), c.axis(1)), panels);
+  c.parallel(outer);
+  c.unroll(row);
+  c.vectorize(lanes);
+  Stage a = s[acc];
+  a.compute_at(c, row_tiles);
+  auto [ko, ki] = a.split(a.reduce_axis(0), largest_divisor_at_most(channels, 4));
+  a.reorder({ko, ki, a.axis(2), a.axis(3)});
+  a.unroll(ki);
+  a.unroll(a.axis(2));
+  a.vectorize(a.axis(3));
+}
+
+// The input transform: tiles in parallel, the α×α outputs of a channel block unrolled so each
+// input vector is loaded once.
+void schedule_input(Schedule& s, const Tensor& v, int64_t ib) {
+  Stage t = s[v];
+  auto [blocks, lanes] = t.split(t.axis(3), ib);
+  t.reorder({t.axis(2), blocks, t.axis(0), t.axis(1), lanes});
+  t.parallel(t.axis(2));
+  t.unroll(t.axis(0));
+  t.unroll(t.axis(1));
+  t.vectorize(lanes);
+}
+
+// The output transform with the fused element-wise tail: each m×m tile of a channel block unrolled.
+void schedule_output(Schedule& s, const Tensor& output, int64_t m) {
+  Stage o = s[output];
+  auto [tile_rows, y] = o.split(o.axis(2), m);
+  auto [tile_cols, x] = o.split(o.axis(3), m);
+  o.reorder({o.axis(0), o.axis(1), tile_rows, tile_cols, y, x, o.axis(4)});
+  o.parallel(o.fuse(o.axis(0), o.axis(1)));
+  o.unroll(y);
+  o.unroll(x);
+  o.vectorize(o.axis(4));
+}
+
+}  // namespace
+
+Schedule schedule_conv2d_winograd(const Tensor& output, const Target& target) {
+  Tensor anchor = find_by_tag(output, "conv2d_winograd");
+  Tensor product = find_by_tag(output, "winograd_gemm");
+  Tensor v = find_by_tag(output, "winograd_input");
+  Schedule s = create_schedule({output});
+  if (!anchor.same_as(output)) s[anchor].compute_inline();
+  schedule_output(s, output, product.shape()[0] - 2);
+  schedule_product(s, product, target);
+  schedule_input(s, v, input_tensors(find_by_tag(output, "pad"))[0].shape()[4]);
+  schedule_pad(s, v, PadPlacement::Root);
+  return s;
+}
+
+namespace {
+
+std::unique_ptr<OpSchedule> make_winograd_schedule(const PluginParams&) {
+  return std::make_unique<FunctionSchedule>(
+      [](const Tensor& out, const Target& target) { return schedule_conv2d_winograd(out, target); });
+}
+
+}  // namespace
+
+TESSEL_REGISTER_OP_SCHEDULE(conv2d_winograd, cpu,
+                            "Winograd 3x3 conv2d NCHWc on CPU: input transform, GEMM with the register tile of gemm, "
+                            "output transform with the fused tail, each in parallel",
+                            {}, make_winograd_schedule);
+
+}  // namespace tessel::ops

@@ -1,0 +1,105 @@
+// The Winograd convolution: its tensor expression and its compiled default schedule against a
+// plain loop reference (F(2×2, 3×3) and F(4×4, 3×3), image sizes that leave partial tiles, batch 2,
+// with and without padding), the rule choosing the tile, and its error messages.
+#include "ops/build.h"
+#include "ops/conv2d_winograd.h"
+#include "ops/layout_transform.h"
+#include "runtime/thread_pool.h"
+#include "support/error.h"
+#include "tests/ops/ops_test_util.h"
+#include "tests/ops/reference_ops.h"
+
+using namespace tessel;
+using namespace tessel::ops;
+using tessel::test::ConvGeometry;
+
+namespace {
+
+ConvGeometry geometry(int64_t n, int64_t c, int64_t h, int64_t w, int64_t oc, int64_t pad) {
+  ConvGeometry g{n, c, h, w, oc, 3, 3, {}};
+  g.p.padding = {pad, pad};
+  return g;
+}
+
+const ConvGeometry kCases[] = {
+    geometry(1, 8, 7, 7, 16, 1),   // ResNet's 7×7: partial tiles at the bottom and right
+    geometry(2, 16, 9, 6, 8, 1),   // batch 2, unequal sides
+    geometry(1, 8, 10, 11, 16, 0), // no padding
+};
+
+struct Case {
+  Tensor x, w, y;  // NCHW data, OIHW kernel placeholders; y the NCHW output through layout transforms
+  Tensor u;        // the transformed weights' placeholder
+  NDArray xv, wv, uv;
+  std::vector<float> expected;
+};
+
+Case make_case(const ConvGeometry& g, int64_t m, int64_t ib, int64_t ob) {
+  Case c;
+  c.x = placeholder({g.n, g.c, g.h, g.w}, DataType::float32(), "x");
+  c.w = placeholder({g.oc, g.c, 3, 3}, DataType::float32(), "w");
+  c.u = placeholder({m + 2, m + 2, g.oc / ob, g.c, ob}, DataType::float32(), "u");
+  c.xv = test::random_array(c.x.shape(), 1);
+  c.wv = test::random_array(c.w.shape(), 2);
+  c.uv = winograd_weights(c.wv, m, ob);
+  c.expected = test::reference_conv2d(g, test::to_vector(c.xv), test::to_vector(c.wv));
+  c.y = nchwc_to_nchw(conv2d_winograd_nchwc(nchw_to_nchwc(c.x, ib), c.u, g.p.padding, m));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("conv2d_winograd computes the 3x3 convolution for tiles 2 and 4", "[ops][winograd]") {
+  for (int64_t m : {2, 4})
+    for (const ConvGeometry& g : kCases) {
+      INFO("m = " << m << ", input " << g.n << "x" << g.c << "x" << g.h << "x" << g.w);
+      Case c = make_case(g, m, 4, 8);
+      test::check_definition(c.y, {{c.x, c.xv}, {c.u, c.uv}}, c.expected, 1e-4);
+    }
+}
+
+TEST_CASE("conv2d_winograd compiled with its default schedule matches the reference", "[ops][winograd]") {
+  set_num_threads(2);
+  const int64_t ib = 8, ob = 16;
+  for (const Target& target : test::runnable_cpu_targets())
+    for (int64_t m : {2, 4}) {
+      const ConvGeometry& g = kCases[0];
+      Case c = make_case(g, m, ib, ob);
+      // The kernel alone, on data blocked here, as the layout pass feeds it.
+      Tensor xb = placeholder({g.n, g.c / ib, g.h, g.w, ib}, DataType::float32(), "xb");
+      Tensor yb = conv2d_winograd_nchwc(xb, c.u, g.p.padding, m);
+      NDArray xbv = NDArray::empty(xb.shape(), DataType::float32());
+      const float* x = c.xv.data_as<float>();
+      float* blocked = xbv.data_as<float>();
+      int64_t in_plane = g.h * g.w, out_plane = g.out_h() * g.out_w();
+      for (int64_t ch = 0; ch < g.c; ++ch)
+        for (int64_t i = 0; i < in_plane; ++i) blocked[((ch / ib) * in_plane + i) * ib + ch % ib] = x[ch * in_plane + i];
+      NDArray out = NDArray::empty(yb.shape(), DataType::float32());
+      build(schedule_conv2d_winograd(yb, target), {xb, c.u, yb}, "winograd", target)->run({&xbv, &c.uv, &out});
+      std::vector<float> got(out.numel());
+      const float* y = out.data_as<float>();
+      for (int64_t oc = 0; oc < g.oc; ++oc)
+        for (int64_t i = 0; i < out_plane; ++i) got[oc * out_plane + i] = y[((oc / ob) * out_plane + i) * ob + oc % ob];
+      INFO(target.key() << ", m = " << m);
+      CHECK(test::max_abs_diff(got, c.expected) <= 1e-4);
+    }
+}
+
+TEST_CASE("winograd_tile: 4 from 16 tiles of 4x4, 2 on 7x7, direct below 64 channels", "[ops][winograd]") {
+  CHECK(winograd_tile(64, 64, 56, 56) == 4);
+  CHECK(winograd_tile(128, 128, 28, 28) == 4);
+  CHECK(winograd_tile(256, 256, 14, 14) == 4);
+  CHECK(winograd_tile(512, 512, 7, 7) == 2);
+  CHECK(winograd_tile(64, 64, 5, 5) == 0);   // 9 tiles of 2x2
+  CHECK(winograd_tile(32, 64, 56, 56) == 0);  // too few channels to have been measured
+}
+
+TEST_CASE("conv2d_winograd rejects what it cannot compute, saying what to use", "[ops][winograd][errors]") {
+  Tensor x = placeholder({1, 2, 7, 7, 4}, DataType::float32(), "x");
+  CHECK_THROWS_WITH(conv2d_winograd_nchwc(x, placeholder({5, 5, 1, 8, 8}, DataType::float32(), "u"), {1, 1}, 3),
+                    Catch::Contains("tile 3 is not supported; use 2 or 4"));
+  CHECK_THROWS_WITH(conv2d_winograd_nchwc(x, placeholder({4, 4, 1, 6, 8}, DataType::float32(), "u"), {1, 1}, 2),
+                    Catch::Contains("must be [4, 4, O/ob, 8, ob]"));
+  NDArray five = NDArray::zeros({8, 8, 5, 5}, DataType::float32());
+  CHECK_THROWS_WITH(winograd_weights(five, 2, 8), Catch::Contains("[O, I, 3, 3]"));
+}
