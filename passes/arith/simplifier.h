@@ -56,6 +56,7 @@ class Simplifier : public IRMutator {
   Expr linear_sum(NodeKind kind, const Expr& a, const Expr& b);
   Expr divide(const Expr& a, int64_t c);
   Expr modulo(const Expr& a, int64_t c);
+  Expr divide_ramp(NodeKind kind, const Ramp& r, int64_t c);
   Expr min_max(NodeKind kind, const Expr& a, const Expr& b);
   Expr compare(NodeKind kind, const Expr& a, const Expr& b);
   Expr logic(NodeKind kind, const Expr& a, const Expr& b);

@@ -70,6 +70,10 @@ std::pair<Expr, Expr> operands_of(const Expr& e, NodeKind kind) {
 Expr Simplifier::arith(NodeKind kind, const Expr& a, const Expr& b) {
   if (Expr folded = fold_constants(kind, a, b); folded.defined()) return folded;
   if (a.type().lanes > 1 || b.type().lanes > 1) {
+    if (auto* r = a.as<Ramp>(); r && (kind == NodeKind::Div || kind == NodeKind::Mod))
+      if (auto* d = b.as<Broadcast>())
+        if (auto c = positive_constant(d->value))
+          if (Expr lanes = divide_ramp(kind, *r, *c); lanes.defined()) return lanes;
     Expr combined = combine_vectors(kind, a, b);
     return combined.defined() ? mutate(combined) : make_binary(kind, a, b);
   }
@@ -132,6 +136,23 @@ Expr Simplifier::modulo(const Expr& a, int64_t c) {
     return from_linear(remainder);
   }
   return make_binary(NodeKind::Mod, from_linear(remainder), make_int(c, t));
+}
+
+// ramp(b, s, n) / c and % c when every lane falls in the same block of c: b's remainder mod c is a
+// multiple of g = gcd(its coefficients, c) plus k, so it is at most c - g + k, and the lanes stay in
+// the block when k + s·(n - 1) < g. Then the quotient is one broadcast and the remainder a ramp:
+// a vector load through a layout change of channel blocks (16c to 8c) stays contiguous instead of
+// becoming a gather.
+Expr Simplifier::divide_ramp(NodeKind kind, const Ramp& r, int64_t c) {
+  const int64_t* stride = as_const_int(r.stride);
+  if (!stride || *stride < 0 || !is_signed_scalar(r.base)) return Expr();
+  LinearForm quotient, remainder;
+  split_multiples(to_linear(r.base), c, quotient, remainder);
+  int64_t g = std::gcd(coefficient_gcd(remainder), c);
+  if (g == 0) g = c;
+  if (remainder.constant % g + *stride * (r.lanes - 1) >= g) return Expr();
+  if (kind == NodeKind::Div) return broadcast(divide(r.base, c), r.lanes);
+  return ramp(modulo(r.base, c), r.stride, r.lanes);
 }
 
 Expr Simplifier::min_max(NodeKind kind, const Expr& a, const Expr& b) {

@@ -80,6 +80,28 @@ TEST_CASE("simplify: split index recovery folds division and modulo", "[simplify
   CHECK(structural_equal(simplify((x * 4 + y) * 16 - y * 16 + 3 - 3), x * 64));
 }
 
+TEST_CASE("simplify: a ramp inside one block of the divisor divides to a broadcast and a ramp", "[simplify]") {
+  Var j("j");
+  Expr lanes = ramp(j * 8, Expr(int64_t{1}), 8);  // 8 channels of a 16-channel block (16c to 8c)
+  Expr sixteen = broadcast(Expr(int64_t{16}), 8);
+  CHECK(structural_equal(simplify(lanes / sixteen), broadcast(simplify(j * 8 / 16), 8)));
+  CHECK(structural_equal(simplify(lanes % sixteen), ramp(simplify(j * 8 % 16), Expr(int64_t{1}), 8)));
+  // Lanes that may cross a block boundary stay lane-wise: j*4 + 7 can reach the next block of 16.
+  Expr crossing = ramp(j * 4, Expr(int64_t{1}), 8) / sixteen;
+  CHECK(simplify(crossing).as<Broadcast>() == nullptr);
+  // Every lane's value agrees with the lane-wise division.
+  std::unordered_map<const VarNode*, int64_t> values;
+  for (int64_t v = 0; v < 40; ++v) {
+    values[node(j)] = v;
+    for (int lane = 0; lane < 8; ++lane) {
+      Expr scalar = (j * 8 + Expr(int64_t{lane})) / Expr(int64_t{16});
+      auto* b = simplify(lanes / sixteen).as<Broadcast>();
+      REQUIRE(b != nullptr);
+      CHECK(evaluate_int(b->value, values) == evaluate_int(scalar, values));
+    }
+  }
+}
+
 TEST_CASE("simplify: guards proven by ranges disappear", "[simplify]") {
   Var xo("xo"), xi("xi");
   Buffer out("out", DataType::float32(), MemoryScope::global());
