@@ -65,6 +65,28 @@ std::pair<Expr, Expr> operands_of(const Expr& e, NodeKind kind) {
   return {};
 }
 
+// The remainder of split_multiples as aligned + small: `aligned` holds the terms sharing a factor
+// g > 1 with c (so it is a multiple of g, and its value mod c at most c - g), `small` the others and
+// the constant. When small stays in [0, g) no lane of the sum crosses a multiple of c:
+// (aligned + small) / c = aligned / c and (aligned + small) % c = aligned % c + small.
+struct AlignedSplit {
+  LinearForm aligned, small;
+  int64_t g = 0;
+};
+
+AlignedSplit split_aligned(const LinearForm& remainder, int64_t c) {
+  AlignedSplit s;
+  s.aligned.type = s.small.type = remainder.type;
+  for (const LinearTerm& t : remainder.terms) {
+    bool shares = std::gcd(t.coef, c) > 1;
+    (shares ? s.aligned : s.small).add_term(t.atom, t.coef);
+    if (shares) s.g = std::gcd(s.g, t.coef);
+  }
+  s.g = std::gcd(s.g, c);
+  s.small.constant = remainder.constant;
+  return s;
+}
+
 }  // namespace
 
 Expr Simplifier::arith(NodeKind kind, const Expr& a, const Expr& b) {
@@ -112,6 +134,10 @@ Expr Simplifier::divide(const Expr& a, int64_t c) {
     quotient.constant += *k;
     return from_linear(quotient);
   }
+  if (Expr aligned = aligned_part(remainder, c); aligned.defined()) {
+    quotient.add(to_linear(divide(aligned, c)), 1);
+    return from_linear(quotient);
+  }
   int64_t g = std::gcd(std::gcd(coefficient_gcd(remainder), remainder.constant), c);
   LinearForm reduced = remainder;
   if (g > 1) {
@@ -135,7 +161,23 @@ Expr Simplifier::modulo(const Expr& a, int64_t c) {
     remainder.constant -= *k * c;
     return from_linear(remainder);
   }
+  if (Expr aligned = aligned_part(remainder, c); aligned.defined()) {
+    LinearForm small = split_aligned(remainder, c).small;
+    small.add(to_linear(modulo(aligned, c)), 1);
+    return from_linear(small);
+  }
   return make_binary(NodeKind::Mod, from_linear(remainder), make_int(c, t));
+}
+
+// The aligned part of `remainder` (split_aligned) when its small part provably stays in [0, g), so
+// that dividing by c sees the aligned part alone ((icc*8 + icb) / 16 = icc*8 / 16 for icb in
+// [0, 8): a channel index through a 16c-to-8c layout change); undefined otherwise.
+Expr Simplifier::aligned_part(const LinearForm& remainder, int64_t c) {
+  AlignedSplit s = split_aligned(remainder, c);
+  if (s.aligned.terms.empty() || s.small.terms.empty() || s.g <= 1) return Expr();
+  ConstBound b = bound(from_linear(s.small));
+  if (!b.has_min() || !b.has_max() || b.min < 0 || b.max >= s.g) return Expr();
+  return from_linear(s.aligned);
 }
 
 // ramp(b, s, n) / c and % c when every lane falls in the same block of c: b's remainder mod c is a

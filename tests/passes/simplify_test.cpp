@@ -80,6 +80,19 @@ TEST_CASE("simplify: split index recovery folds division and modulo", "[simplify
   CHECK(structural_equal(simplify((x * 4 + y) * 16 - y * 16 + 3 - 3), x * 64));
 }
 
+TEST_CASE("simplify: an aligned index plus a part smaller than the alignment divides alone", "[simplify]") {
+  Var icc("icc"), icb("icb"), w("w");
+  VarBounds bounds{{node(icc), {0, 11}}, {node(icb), {0, 7}}, {node(w), {0, 8}}};
+  // A channel (icc*8 + icb) read through a 16c-to-8c layout change: no division left per element.
+  CHECK(structural_equal(simplify((icc * 8 + icb) / 16, bounds), simplify(icc / 2, bounds)));
+  CHECK(structural_equal(simplify((icc * 8 + icb) % 16, bounds), simplify(icb + icc * 8 % 16, bounds)));
+  // w can reach 8, past the alignment: the division stays whole.
+  CHECK(structural_equal(simplify((icc * 8 + w) / 16, bounds), (icc * 8 + w) / 16));
+  ExprGenerator gen({icc, icb, w}, 7);
+  for (Expr e : {(icc * 8 + icb) / 16, (icc * 8 + icb) % 16, (icc * 24 + icb + 3) / 16, (icc * 12 + icb) % 4})
+    check_same_values(e, simplify(e, bounds), {icc, icb, w}, bounds, gen);
+}
+
 TEST_CASE("simplify: a ramp inside one block of the divisor divides to a broadcast and a ramp", "[simplify]") {
   Var j("j");
   Expr lanes = ramp(j * 8, Expr(int64_t{1}), 8);  // 8 channels of a 16-channel block (16c to 8c)
