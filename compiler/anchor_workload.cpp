@@ -65,6 +65,18 @@ std::string dense_workload(const graph::Graph& g, const graph::Node& node) {
   return "gemm:" + std::to_string(x[0]) + "," + std::to_string(n) + "," + std::to_string(x[1]);
 }
 
+// "winograd:N,C,H,W,OC,P,M" for a conv2d_winograd_nchwc node (symmetric padding), else "".
+std::string winograd_workload(const graph::Graph& g, const graph::Node& node) {
+  if (node.inputs.size() != 2 || node.outputs.size() != 1) return "";
+  const std::vector<int64_t>& data = g.value(node.inputs[0]).type.shape;
+  int64_t c = channels(data), oc = channels(g.value(node.outputs[0]).type.shape);
+  Ints pads = node.attrs.ints("pads", {0, 0, 0, 0});
+  if (c == 0 || oc == 0 || pads.empty() || !all_equal(pads, pads[0])) return "";
+  return "winograd:" + std::to_string(data[0]) + "," + std::to_string(c) + "," + std::to_string(data[2]) + "," +
+         std::to_string(data[3]) + "," + std::to_string(oc) + "," + std::to_string(pads[0]) + "," +
+         std::to_string(node.attrs.get_int("tile", 2));
+}
+
 bool is_convolution(const std::string& op) {
   bool conv = op.rfind("conv2d", 0) == 0 || op.rfind("depthwise_conv2d", 0) == 0;
   return conv && op.find("transpose") == std::string::npos;
@@ -78,8 +90,9 @@ std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph
   if (g.value(node.inputs.at(0)).type.dtype != DataType::float32()) return std::nullopt;
   try {
     std::string name = node.op == "dense" || node.op == "dense_packed" ? dense_workload(g, node)
-                       : is_convolution(node.op) ? conv_workload(g, node)
-                                                 : "";
+                       : node.op == "conv2d_winograd_nchwc"       ? winograd_workload(g, node)
+                       : is_convolution(node.op)                  ? conv_workload(g, node)
+                                                                  : "";
     if (!name.empty()) return search::parse_workload(name);
   } catch (const UserError&) {  // attributes of another type, or a shape the operator's bounds refuse
   }

@@ -8,6 +8,7 @@
 //   conv2d, groups 1            -> conv2d:N,C,H,W,OC,K,S,P
 //   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P
 //   dense X[M,K]·W[N,K]ᵀ         -> gemm:M,N,K (also dense_packed, W in the GEMM's panels)
+//   conv2d_winograd_nchwc        -> winograd:N,C,H,W,OC,P,M (the layout pass's Winograd convolution)
 // The workload specs hold square kernels, equal strides in both dimensions, symmetric equal pads
 // and no dilation; any other anchor (grouped, dilated or transposed convolutions, pools, matmul)
 // has no template and its group keeps the default schedule.

@@ -2,7 +2,9 @@
 #include "ops/conv2d_winograd.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
@@ -87,6 +89,21 @@ void check_shapes(const Tensor& data, const Tensor& weights, int64_t alpha) {
 
 bool winograd_tile_supported(int64_t m) { return m == 2 || m == 4; }
 
+int64_t winograd_transform_scale(int64_t m) {
+  auto widest_row = [](const Matrix& matrix) {
+    double widest = 0;
+    for (const auto& row : matrix) {
+      double sum = 0;
+      for (double c : row) sum += std::abs(c);
+      widest = std::max(widest, sum);
+    }
+    return static_cast<int64_t>(std::ceil(widest));
+  };
+  const Transforms& f = transforms(m);
+  int64_t a = widest_row(f.at), b = widest_row(f.bt);
+  return a * a * b * b;
+}
+
 Tensor conv2d_winograd_nchwc(const Tensor& data, const Tensor& weights, std::array<int64_t, 2> padding, int64_t m,
                              const std::string& name) {
   const Transforms& f = transforms(m);
@@ -152,20 +169,34 @@ int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_hei
   return 0;
 }
 
+WinogradInstance winograd_instance(const WinogradShape& s, const Target& target) {
+  int64_t ib = choose_conv2d_blocks(s.c, s.c, 1, target).ob, ob = choose_conv2d_blocks(s.c, s.oc, 1, target).ob;
+  Tensor data = placeholder({s.n, s.c / ib, s.h, s.w, ib}, DataType::float32(), "data");
+  Tensor weights = placeholder({s.tile + 2, s.tile + 2, s.oc / ob, s.c, ob}, DataType::float32(), "weights");
+  return {data, weights, conv2d_winograd_nchwc(data, weights, {s.pad, s.pad}, s.tile)};
+}
+
+WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target) {
+  const CpuDescription& cpu = target.cpu();
+  Tensor product = find_by_tag(output, "winograd_gemm");
+  const Tensor& weights = input_tensors(product)[1];
+  int64_t vectors = float_vectors(cpu, weights.shape()[4]), tiles = product.shape()[2];
+  WinogradConfig config;
+  config.rows = std::min(tiles, std::max<int64_t>(1, accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu)) / vectors));
+  config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
+  return config;
+}
+
 namespace {
 
 // The GEMM stage: a register tile of rows × ob (the weights' panel) accumulated over the input
 // channels, as ops/gemm.h's schedule; (ε, ν) pairs and panels in parallel.
-void schedule_product(Schedule& s, const Tensor& product, const Target& target) {
-  const CpuDescription& cpu = target.cpu();
-  int64_t ob = input_tensors(product)[1].shape()[4], tiles = product.shape()[2];
-  int64_t vectors = float_vectors(cpu, ob), channels = input_tensors(product)[1].shape()[3];
-  int64_t rows = std::max<int64_t>(1, accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu)) / vectors);
-  rows = std::min(rows, tiles);
+void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& config) {
+  int64_t ob = input_tensors(product)[1].shape()[4];
   Tensor acc = s.cache_write(product);
   Stage c = s[product];
   auto [panels, lanes] = c.split(c.axis(3), ob);
-  auto [row_tiles, row] = c.split(c.axis(2), rows);
+  auto [row_tiles, row] = c.split(c.axis(2), config.rows);
   c.reorder({c.axis(0), c.axis(1), panels, row_tiles, row, lanes});
   IterVar outer = c.fuse(c.fuse(c.axis(0), c.axis(1)), panels);
   c.parallel(outer);
@@ -173,9 +204,9 @@ void schedule_product(Schedule& s, const Tensor& product, const Target& target) 
   c.vectorize(lanes);
   Stage a = s[acc];
   a.compute_at(c, row_tiles);
-  auto [ko, ki] = a.split(a.reduce_axis(0), largest_divisor_at_most(channels, 4));
+  auto [ko, ki] = a.split(a.reduce_axis(0), config.k_unroll);
   a.reorder({ko, ki, a.axis(2), a.axis(3)});
-  a.unroll(ki);
+  if (config.unroll_k) a.unroll(ki);
   a.unroll(a.axis(2));
   a.vectorize(a.axis(3));
 }
@@ -206,14 +237,17 @@ void schedule_output(Schedule& s, const Tensor& output, int64_t m) {
 
 }  // namespace
 
-Schedule schedule_conv2d_winograd(const Tensor& output, const Target& target) {
+Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& config) {
+  if (config.rows < 1 || config.k_unroll < 1)
+    user_error("conv2d_winograd schedule: rows (", config.rows, ") and k_unroll (", config.k_unroll,
+               ") must be positive");
   Tensor anchor = find_by_tag(output, "conv2d_winograd");
   Tensor product = find_by_tag(output, "winograd_gemm");
   Tensor v = find_by_tag(output, "winograd_input");
   Schedule s = create_schedule({output});
   if (!anchor.same_as(output)) s[anchor].compute_inline();
   schedule_output(s, output, product.shape()[0] - 2);
-  schedule_product(s, product, target);
+  schedule_product(s, product, config);
   schedule_input(s, v, input_tensors(find_by_tag(output, "pad"))[0].shape()[4]);
   schedule_pad(s, v, PadPlacement::Root);
   return s;
@@ -221,16 +255,24 @@ Schedule schedule_conv2d_winograd(const Tensor& output, const Target& target) {
 
 namespace {
 
-std::unique_ptr<OpSchedule> make_winograd_schedule(const PluginParams&) {
-  return std::make_unique<FunctionSchedule>(
-      [](const Tensor& out, const Target& target) { return schedule_conv2d_winograd(out, target); });
+std::unique_ptr<OpSchedule> make_winograd_schedule(const PluginParams& p) {
+  int64_t rows = p.get_int("rows");
+  return std::make_unique<FunctionSchedule>([rows](const Tensor& out, const Target& target) {
+    WinogradConfig config = winograd_fallback_config(out, target);
+    if (rows > 0) config.rows = rows;
+    return schedule_conv2d_winograd(out, config);
+  });
 }
+
+const std::vector<ParamSpec> kWinogradParams = {
+    {"rows", ParamType::Int, 0, "tiles per register tile of the GEMM stage (0: from the target's registers)",
+     Allowed::at_least(0)}};
 
 }  // namespace
 
 TESSEL_REGISTER_OP_SCHEDULE(conv2d_winograd, cpu,
                             "Winograd 3x3 conv2d NCHWc on CPU: input transform, GEMM with the register tile of gemm, "
                             "output transform with the fused tail, each in parallel",
-                            {}, make_winograd_schedule);
+                            kWinogradParams, make_winograd_schedule);
 
 }  // namespace tessel::ops

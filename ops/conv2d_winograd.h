@@ -24,6 +24,11 @@ namespace tessel::ops {
 // Output tile sizes with transform matrices: 2 (α = 4, transforms of ±1 only) and 4 (α = 6).
 bool winograd_tile_supported(int64_t m);
 
+// How much the transforms of F(m×m, 3×3) scale a value on its way to an output: the largest sum of
+// |coefficients| of a row of Aᵀ, squared, times that of Bᵀ, squared (36 for m = 2, 36100 for m = 4).
+// Rounding errors grow with it, so it scales the tolerance of a tuning measurement.
+int64_t winograd_transform_scale(int64_t m);
+
 // `data` [N, C/ib, H, W, ib] (NCHWc), `weights` [α, α, O/ob, C, ob] (winograd_weights), stride 1,
 // dilation 1, groups 1, symmetric `padding`; the output is [N, O/ob, OH, OW, ob].
 Tensor conv2d_winograd_nchwc(const Tensor& data, const Tensor& weights, std::array<int64_t, 2> padding, int64_t m,
@@ -40,8 +45,40 @@ NDArray winograd_weights(const NDArray& oihw, int64_t m, int64_t ob);
 // Fewer than 16 tiles, or fewer than 64 channels (not measured), keep the direct convolution.
 int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_height, int64_t out_width);
 
-// The default CPU schedule of a conv2d_winograd_nchwc output (or of a fused group's output reading
-// it): each stage at the root, in parallel; the GEMM with the register tile of ops/gemm.h.
-Schedule schedule_conv2d_winograd(const Tensor& output, const Target& target);
+// A Winograd convolution workload ("winograd:N,C,H,W,OC,P,M"): N×C×H×W input, OC 3×3 filters,
+// stride 1, padding P on every side, output tiles M×M.
+struct WinogradShape {
+  int64_t n, c, h, w, oc, pad, tile;
+  int64_t out_h() const { return h + 2 * pad - 2; }
+  int64_t out_w() const { return w + 2 * pad - 2; }
+  int64_t tiles() const { return n * ((out_h() + tile - 1) / tile) * ((out_w() + tile - 1) / tile); }
+  // The direct convolution's multiply-adds, twice: the effective FLOPs papers report for Winograd.
+  double flops() const { return 2.0 * n * oc * out_h() * out_w() * c * 9; }
+};
+
+// The Winograd convolution of `shape` in the blocks the layout pass feeds it on `target`: data in
+// the block a convolution producing C channels writes (choose_conv2d_blocks' output block), the
+// weights in panels of the output block. Inputs: data, weights.
+struct WinogradInstance {
+  Tensor data, weights, output;
+};
+WinogradInstance winograd_instance(const WinogradShape& shape, const Target& target);
+
+// One configuration of the Winograd schedule: the GEMM stage's register tile of `rows` tiles × the
+// output block, its channel loop split by `k_unroll` (the inner part unrolled if unroll_k).
+struct WinogradConfig {
+  int64_t rows = 1;
+  int64_t k_unroll = 1;
+  bool unroll_k = true;
+};
+
+// The fallback configuration: as many rows as the accumulators allow beside the output block's
+// vectors (ops/cpu_tiles.h), at most the tiles; 4 channels per unrolled step (a divisor of C).
+WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target);
+
+// The CPU schedule of a conv2d_winograd_nchwc output (or of a fused group's output reading it):
+// each stage at the root, in parallel; the GEMM with the register tile of ops/gemm.h. Throws
+// UserError if a factor is not positive.
+Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& config);
 
 }  // namespace tessel::ops

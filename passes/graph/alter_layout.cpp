@@ -125,8 +125,11 @@ class LayoutRewriter {
       int64_t ib = blocks_.conv_input_from_producer && block_of(data) ? block_of(data) : b.ib;
       ++convs_;
       if (int64_t m = winograd_tile(node, *weight)) {
-        // The input transform reads any block alike: the producer's, so no transform sits between.
-        ValueId in = in_layout(data, ops::nchw_layout(block_of(data) ? block_of(data) : b.ib));
+        // The input transform reads any block alike; it takes the block a convolution producing
+        // these channels writes (ops::winograd_instance's, which its tuning records are measured
+        // in), so no transform sits between two Winograd convolutions.
+        int64_t block = ops::choose_conv2d_blocks(channels, channels, 1, target_).ob;
+        ValueId in = in_layout(data, ops::nchw_layout(block));
         ++winograd_;
         attrs.set("tile", m);
         std::string layout = "AAOC" + std::to_string(b.ob) + "o";

@@ -4,6 +4,7 @@
 #include "ops/build.h"
 #include "ops/conv2d_winograd.h"
 #include "ops/layout_transform.h"
+#include "ops/op_schedule.h"
 #include "runtime/thread_pool.h"
 #include "support/error.h"
 #include "tests/ops/ops_test_util.h"
@@ -75,7 +76,7 @@ TEST_CASE("conv2d_winograd compiled with its default schedule matches the refere
       for (int64_t ch = 0; ch < g.c; ++ch)
         for (int64_t i = 0; i < in_plane; ++i) blocked[((ch / ib) * in_plane + i) * ib + ch % ib] = x[ch * in_plane + i];
       NDArray out = NDArray::empty(yb.shape(), DataType::float32());
-      build(schedule_conv2d_winograd(yb, target), {xb, c.u, yb}, "winograd", target)->run({&xbv, &c.uv, &out});
+      build(default_schedule(yb, target), {xb, c.u, yb}, "winograd", target)->run({&xbv, &c.uv, &out});
       std::vector<float> got(out.numel());
       const float* y = out.data_as<float>();
       for (int64_t oc = 0; oc < g.oc; ++oc)

@@ -106,9 +106,16 @@ TEST_CASE("every configuration of a tiny depthwise layer computes the convolutio
   check_configs(task, all_configs(knobs_of(task)));
 }
 
+TEST_CASE("winograd template configurations compute the convolution", "[search][templates][winograd]") {
+  // 7x7 outputs: 16 tiles of 2x2, the last row and column of tiles partial.
+  Task task = Task::create("winograd:1,16,7,7,16,1,2", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  check_configs(task, covering_configs(knobs_of(task), default_config(task), 4));
+}
+
 TEST_CASE("the default configuration is the ops/ default schedule on every CPU target", "[search][templates]") {
   for (const char* isa : {"sse4", "avx2", "avx512"})
-    for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "D3", "D9"}) {
+    for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "D3", "D9", "winograd:1,64,14,14,64,1,4",
+                                 "winograd:1,64,7,7,64,1,2"}) {
       Target target = Target::parse(std::string("llvm_cpu -isa=") + isa);
       Task task = Task::create(workload, "template", nullptr, target);
       CHECK(task.target() == target);
@@ -125,4 +132,6 @@ TEST_CASE("unknown workloads and spaces are user errors listing what is valid", 
   CHECK_THROWS_WITH(Task::create("matmul:4", "template"), Catch::Contains("unknown workload kind"));
   CHECK_THROWS_WITH(Task::create("gemm:x", "template"), Catch::Contains("bad gemm size"));
   CHECK_THROWS_WITH(Task::create("gemm:64", "polyhedral-nope"), Catch::Contains("template"));
+  CHECK_THROWS_WITH(Task::create("winograd:1,64,7,7", "template"), Catch::Contains("7 expected"));
+  CHECK_THROWS_WITH(Task::create("winograd:1,64,7,7,64,1,3", "template"), Catch::Contains("use 2 or 4"));
 }

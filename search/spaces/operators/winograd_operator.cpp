@@ -1,0 +1,73 @@
+// The "winograd" operator: a 3×3 stride-1 convolution computed by Winograd's F(M×M, 3×3)
+// (ops/conv2d_winograd.h), written winograd:N,C,H,W,OC,P,M. It is an operator of its own, not a
+// conv2d schedule, because its weights are an input in the transformed layout (the layout pass
+// transforms them at compile time). The canonical expression is the computation with blocks of 1
+// (data [N, C, H, W, 1], weights [α, α, OC, C, 1]); the template runs the target's blocks.
+#include <charconv>
+
+#include "ops/conv2d_winograd.h"
+#include "search/spaces/workload_operator.h"
+#include "support/registry.h"
+
+namespace tessel::search {
+
+namespace {
+
+constexpr const char* kForm = "winograd:N,C,H,W,OC,P,M";
+
+std::vector<int64_t> parse_fields(const std::string& text) {
+  std::vector<int64_t> v;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    int64_t x = 0;
+    auto [end, error] = std::from_chars(text.data() + start, text.data() + comma, x);
+    if (error != std::errc() || end != text.data() + comma || comma == start)
+      user_error("bad winograd workload \"", text, "\": expected 7 integers, ", kForm, ", e.g. winograd:1,64,56,56,64,1,4");
+    v.push_back(x);
+    start = comma + 1;
+  }
+  if (v.size() != 7) user_error("bad winograd workload \"", text, "\": ", v.size(), " numbers given, 7 expected (", kForm, ")");
+  return v;
+}
+
+class WinogradOperator : public ShapedOperator<ops::WinogradShape> {
+ public:
+  std::string forms() const override { return kForm; }
+
+  ops::WinogradShape parse(const std::string& text) const override {
+    std::vector<int64_t> v = parse_fields(text);
+    ops::WinogradShape s{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    if (s.n <= 0 || s.c <= 0 || s.h <= 0 || s.w <= 0 || s.oc <= 0 || s.pad < 0 || s.out_h() <= 0 || s.out_w() <= 0)
+      user_error("bad winograd workload \"", text, "\": sizes must be positive, padding not negative, and the 3x3 "
+                 "window must fit (", kForm, ")");
+    if (!ops::winograd_tile_supported(s.tile))
+      user_error("bad winograd workload \"", text, "\": output tile ", s.tile, " is not supported; use 2 or 4");
+    return s;
+  }
+
+  std::vector<Tensor> expression(const ops::WinogradShape& s) const override {
+    Tensor data = placeholder({s.n, s.c, s.h, s.w, 1}, DataType::float32(), "data");
+    Tensor weights = placeholder({s.tile + 2, s.tile + 2, s.oc, s.c, 1}, DataType::float32(), "weights");
+    return {data, weights, ops::conv2d_winograd_nchwc(data, weights, {s.pad, s.pad}, s.tile)};
+  }
+
+  double flops(const ops::WinogradShape& s) const override { return s.flops(); }
+  // The products summed into an output, weighted by how much the transforms scale them: the
+  // measured candidates' rounding error grows with both.
+  int64_t reduction_size(const ops::WinogradShape& s) const override {
+    return s.c * ops::winograd_transform_scale(s.tile);
+  }
+  std::string describe(const ops::WinogradShape& s) const override {
+    return detail::concat("N=", s.n, " C=", s.c, " H=", s.h, " W=", s.w, " OC=", s.oc, " P=", s.pad, " M=", s.tile);
+  }
+};
+
+}  // namespace
+
+TESSEL_REGISTER_PLUGIN(WorkloadOperator, winograd,
+                       "3x3 stride-1 convolution by Winograd's F(M x M, 3 x 3), weights transformed (float32): "
+                       "winograd:N,C,H,W,OC,P,M",
+                       std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<WinogradOperator>(); });
+
+}  // namespace tessel::search

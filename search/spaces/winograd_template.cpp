@@ -1,0 +1,75 @@
+// The Winograd convolution's schedule template (search/spaces/winograd_template.h).
+#include "search/spaces/winograd_template.h"
+
+#include "ops/op_schedule.h"
+#include "search/spaces/operator_templates.h"
+#include "search/spaces/tile_choices.h"
+
+namespace tessel::search {
+
+namespace {
+
+constexpr int64_t kMaxChannelStep = 8;
+
+class WinogradTemplate : public ScheduleTemplate {
+ public:
+  WinogradTemplate(const ops::WinogradShape& shape, const Target& target)
+      : instance_(ops::winograd_instance(shape, target)),
+        target_(target),
+        fallback_(ops::winograd_fallback_config(instance_.output, target)) {
+    const CpuDescription& cpu = target.cpu();
+    space_.add(tile_split_knob("tile_p", shape.tiles(), 2, max_register_tile(cpu, fallback_.rows), cpu));
+    space_.add(split_knob("tile_c", shape.c, 2, kMaxChannelStep));
+    space_.add(annotate_knob("unroll_c", {ForKind::Unrolled, ForKind::Serial}));
+  }
+
+  const ConfigSpace& space() const override { return space_; }
+
+  Config default_config() const override {
+    int64_t tiles = product_tiles();
+    int64_t channels = instance_.weights.shape()[3];
+    return space_.from_json({{"tile_p", {(tiles + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
+                             {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
+                             {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}});
+  }
+
+  Program default_program() const override {
+    return {{instance_.data, instance_.weights}, instance_.output, ops::default_schedule(instance_.output, target_)};
+  }
+
+  Program instantiate(const Config& config) const override {
+    return {{instance_.data, instance_.weights}, instance_.output, schedule_output(config, instance_.output)};
+  }
+
+  Schedule schedule_output(const Config& config, const Tensor& output) const override {
+    ops::WinogradConfig w;
+    w.rows = config.split("tile_p")[1];
+    w.k_unroll = config.split("tile_c")[1];
+    w.unroll_k = config.annotation("unroll_c") == ForKind::Unrolled;
+    return ops::schedule_conv2d_winograd(output, w);
+  }
+
+  std::string anchor_mismatch(const Tensor& anchor) const override {
+    return stage_mismatch(anchor, instance_.output, {"conv2d_winograd"});
+  }
+
+ private:
+  int64_t product_tiles() const { return ops::find_by_tag(instance_.output, "winograd_gemm").shape()[2]; }
+
+  ops::WinogradInstance instance_;
+  Target target_;
+  ops::WinogradConfig fallback_;
+  ConfigSpace space_;
+};
+
+}  // namespace
+
+std::shared_ptr<const ScheduleTemplate> make_winograd_template(const ops::WinogradShape& shape, const Target& target) {
+  return std::make_shared<WinogradTemplate>(shape, target);
+}
+
+TESSEL_REGISTER_OPERATOR_TEMPLATE(winograd, [](const WorkloadSpec& w, const Target& t) {
+  return make_winograd_template(w.shape<ops::WinogradShape>(), t);
+});
+
+}  // namespace tessel::search

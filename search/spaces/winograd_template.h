@@ -1,0 +1,20 @@
+// The Winograd convolution's schedule template: the knobs of ops/conv2d_winograd.h's schedule
+// (ops::WinogradConfig) for a workload "winograd:N,C,H,W,OC,P,M", their choices derived from the
+// shape and the target.
+//
+// Knobs: the split of the tiles into [outer, register rows] of the GEMM stage (rows bounded by the
+// register file, partial last tiles where they pay), the split of its channel loop [outer, inner],
+// and whether the inner channel loop is unrolled. The default configuration is the target's
+// fallback (ops::winograd_fallback_config), so it lowers to the ops/ default schedule.
+#pragma once
+#include <memory>
+
+#include "ops/conv2d_winograd.h"
+#include "search/spaces/schedule_template.h"
+#include "target/target.h"
+
+namespace tessel::search {
+
+std::shared_ptr<const ScheduleTemplate> make_winograd_template(const ops::WinogradShape& shape, const Target& target);
+
+}  // namespace tessel::search
