@@ -53,9 +53,20 @@ void compare_outputs(const NDArray& ours, const NDArray& theirs, nlohmann::json&
   result["correct"] = correct;
 }
 
+// A pause of 20 ms and one untimed call of `run`: worker threads the other side left spinning are
+// asleep when the timing starts.
+void settle(const std::function<void()>& run) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  run();
+}
+
 // Each kernel call's time (median of `runs`), its share, kernel, operators and schedule; then the
 // time per schedule, largest first: where a model's time goes.
 void print_profile(GraphExecutor& exec, const nlohmann::json& graph, int runs) {
+  // The comparison of outputs has just run libtorch: as before each timed sample, let its idle
+  // threads fall asleep first. Without the pause, MobileNet-V2's calls on 2 threads summed to
+  // 9.6 ms against 4.5 ms for a run, every kernel as slow as on one thread.
+  settle([&] { exec.run(); });
   std::vector<double> us = exec.profile_calls(runs);
   double total = std::accumulate(us.begin(), us.end(), 0.0);
   std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call)\n", us.size(), total / 1e3, runs);
@@ -113,13 +124,11 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   auto run_torch = [&] { torch->forward(x); };
   int tessel_calls = calls_per_sample(run_tessel), torch_calls = torch ? calls_per_sample(run_torch) : 0;
   std::vector<double> tessel_us, torch_us;
-  // Alternating, so both see the same machine load. Each side's sample starts 20 ms after the other
-  // side's, with one untimed call, so that worker threads the other side left spinning are asleep.
-  // The worst spinner, OpenBLAS's, the benchmark environment stops (see the command's callback);
-  // without the pause, ResNet-18 on 2 threads measured the same in 2 of 3 runs and 4% slower in one.
+  // Alternating, so both see the same machine load, each sample settled first. The worst spinner,
+  // OpenBLAS's, the benchmark environment stops (see the command's callback); without the pause,
+  // ResNet-18 on 2 threads measured the same in 2 of 3 runs and 4% slower in one.
   auto sample = [](const std::function<void()>& run, int calls) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    run();
+    settle(run);
     return time_sample_us(run, calls);
   };
   for (int r = 0; r < a.repeats; ++r) {
