@@ -4,6 +4,7 @@
 #include "benchmarks/baselines/openblas.h"
 #include "benchmarks/bench_runner.h"
 #include "benchmarks/tessel_kernels.h"
+#include "ops/conv2d_winograd.h"
 
 namespace tessel {
 
@@ -71,10 +72,26 @@ CaseResult run_gemm_case(const std::string& workload, const GemmShape& shape, co
   return result;
 }
 
+// The Winograd tile of a case --winograd runs that way, or 0: ops::winograd_tile's, 2 where it
+// would keep the direct convolution.
+int64_t winograd_case_tile(const Conv2dShape& s, const BenchOptions& options) {
+  bool fits = s.kh == 3 && s.kw == 3 && s.stride == 1 && s.dilation == 1 && s.groups == 1;
+  if (!options.winograd || !fits) return 0;
+  int64_t m = ops::winograd_tile(s.c, s.oc, s.out_h(), s.out_w());
+  return m ? m : 2;
+}
+
 CaseResult run_conv2d_case(const Workload<Conv2dShape>& workload, const BenchOptions& options) {
   const Conv2dShape& s = workload.shape;
   validate(s);
   OperatorInputs in = random_inputs(s);
+  if (int64_t m = winograd_case_tile(s, options)) {
+    PreparedKernel tessel = prepare_tessel_winograd(s, m, in.first.data(), in.second.data(), tessel_target(options));
+    PreparedKernel baseline = prepare_baseline(s, in, options.threads);
+    TesselSchedule winograd{nullptr, "winograd" + std::to_string(m)};
+    return labelled(compare_kernels(conv_like_spec("conv2d", workload), tessel, baseline, options), winograd, options,
+                    onednn_isa_name());
+  }
   TesselSchedule schedule = schedule_of(workload.name, options);
   PreparedKernel tessel =
       prepare_tessel_conv2d(s, in.first.data(), in.second.data(), tessel_target(options), schedule.build);

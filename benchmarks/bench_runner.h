@@ -42,6 +42,10 @@ struct BenchOptions {
   // Tessel's schedule for a case, by the case's workload name (C6, gemm:1024, conv2d:...); unset:
   // every case runs its ops/ default schedule.
   std::function<TesselSchedule(const std::string& workload)> schedule_for;
+  // Convolution cases that are 3×3, stride 1, groups 1 run Tessel's Winograd convolution (the
+  // layout pass's choice in a model, ops/conv2d_winograd.h) instead of the direct one, with the
+  // tile ops::winograd_tile picks (2 where it keeps the direct convolution).
+  bool winograd = false;
 };
 
 // What is being compared, independent of who computes it.

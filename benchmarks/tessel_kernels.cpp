@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "ops/build.h"
+#include "ops/conv2d_winograd.h"
 #include "ops/layout_transform.h"
 #include "ops/workload_ops.h"
 #include "runtime/thread_pool.h"
@@ -104,6 +105,15 @@ PreparedKernel prepare_tessel_conv2d(const Conv2dShape& s, const float* x_nchw, 
   set_num_threads(target.cpu().threads);
   return prepare_blocked(ops::conv2d_instance(s, target), x_nchw, {s.n, s.c, s.h, s.w}, w_oihw,
                          {s.oc, s.c / s.groups, s.kh, s.kw}, build);
+}
+
+PreparedKernel prepare_tessel_winograd(const Conv2dShape& s, int64_t m, const float* x_nchw, const float* w_oihw,
+                                       const Target& target) {
+  set_num_threads(target.cpu().threads);
+  ops::WinogradInstance w = ops::winograd_instance({s.n, s.c, s.h, s.w, s.oc, s.pad, m}, target);
+  NDArray weights = ops::winograd_weights(copy_in(w_oihw, {s.oc, s.c, 3, 3}), m, w.weights.shape()[4]);
+  return prepare({{w.data, w.weights}, w.output}, {block_data(w.data, x_nchw, {s.n, s.c, s.h, s.w}), weights},
+                 unblocking_reader(w.output.shape()), default_kernel_builder(target));
 }
 
 PreparedKernel prepare_tessel_depthwise(const DepthwiseShape& s, const float* x_nchw, const float* w_c1kk,

@@ -26,6 +26,10 @@ PreparedKernel prepare_tessel_gemm(const GemmShape&, const float* a, const float
                                    const KernelBuilder& build);
 PreparedKernel prepare_tessel_conv2d(const Conv2dShape&, const float* x_nchw, const float* w_oihw,
                                      const Target& target, const KernelBuilder& build);
+// The Winograd convolution F(m×m, 3×3) of a 3×3 stride-1 convolution, its default schedule, the
+// weights transformed ahead of time (as the layout pass does at compile time).
+PreparedKernel prepare_tessel_winograd(const Conv2dShape&, int64_t m, const float* x_nchw, const float* w_oihw,
+                                       const Target& target);
 PreparedKernel prepare_tessel_depthwise(const DepthwiseShape&, const float* x_nchw, const float* w_c1kk,
                                         const Target& target, const KernelBuilder& build);
 

@@ -28,6 +28,7 @@ struct BenchArgs {
   int threads = 2;
   int repeats = 15;
   bool has_n = false, has_shape = false, has_workload = false;  // given on the command line, even if empty
+  bool winograd = false;
 };
 
 using ArgsPtr = std::shared_ptr<BenchArgs>;
@@ -58,6 +59,7 @@ BenchOptions options_from(const BenchArgs& args) {
   options.target.check_runs_here("bench");
   options.threads = options.target.cpu().threads;  // -threads= in the target string wins
   options.repeats = args.repeats;
+  options.winograd = args.winograd;
   if (!args.tuned.empty()) {
     // Checked here, before anything is measured; open() would create a missing file.
     if (!std::filesystem::is_regular_file(args.tuned))
@@ -128,6 +130,7 @@ struct WindowBench {
   std::vector<Workload<Shape>> (*find)(const std::string&);
   Shape (*parse)(const std::string&);
   CaseResult (*run)(const Workload<Shape>&, const BenchOptions&);
+  bool winograd_flag = false;  // offers --winograd
 };
 
 template <typename Shape>
@@ -137,6 +140,11 @@ void add_window_bench(CLI::App* bench, char** argv, const WindowBench<Shape>& w)
   auto* workload = cmd->add_option("--workload", args->workload, std::string(w.workloads) + " or all");
   cmd->add_option("--shape", args->shape, w.shape_form)->excludes(workload);
   add_common_options(cmd, args);
+  if (w.winograd_flag)
+    cmd->add_flag("--winograd", args->winograd,
+                  "3x3 stride-1 layers by Tessel's Winograd convolution (the layout pass's choice in a model; tile "
+                  "from ops::winograd_tile, else 2), the others direct")
+        ->excludes("--tuned");
   cmd->callback([cmd, args, argv, w] {
     note_given_options(cmd, *args);
     std::string usage = std::string("bench ") + w.name + " needs --workload " + w.workloads + "|all or --shape " +
@@ -154,7 +162,7 @@ void add_bench_command(CLI::App& app, int argc, char** argv) {
   add_gemm(bench, argv);
   add_window_bench<Conv2dShape>(bench, argv, {"conv2d", "ResNet-18 conv2d layers against oneDNN", "C1..C12",
                                               "N,C,H,W,OC,K,S,P", find_conv2d_workloads, parse_conv2d_shape,
-                                              run_conv2d_case});
+                                              run_conv2d_case, true});
   add_window_bench<DepthwiseShape>(bench, argv, {"depthwise", "MobileNet depthwise conv2d layers against oneDNN",
                                                  "D1..D9", "N,C,H,W,K,S,P", find_depthwise_workloads,
                                                  parse_depthwise_shape, run_depthwise_case});

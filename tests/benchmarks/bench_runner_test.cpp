@@ -1,5 +1,6 @@
 // The harness: agreeing kernels are judged correct and disagreeing ones not, the JSON has the
-// documented keys in order, and the table ends with the geometric-mean speedup.
+// documented keys in order, the table ends with the geometric-mean speedup, and --winograd runs
+// the cases it applies to by Winograd.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -102,4 +103,17 @@ TEST_CASE("the table ends with the geometric-mean speedup of a multi-case run", 
   std::string json_text = json_out.str();
   CHECK(json_text.rfind("{\"op\":\"depthwise\"", 0) == 0);
   CHECK(std::count(json_text.begin(), json_text.end(), '\n') == 1);
+}
+
+TEST_CASE("bench conv2d --winograd runs 3x3 stride-1 cases by Winograd against oneDNN, the others direct",
+          "[harness][winograd]") {
+  BenchOptions options = quick_options();
+  options.winograd = true;
+  // 7x7 with 64 channels: ops::winograd_tile's F(2x2, 3x3); a stride-2 layer stays direct.
+  CaseResult w = run_conv2d_case({"custom", parse_conv2d_shape("1,64,7,7,64,3,1,1")}, options);
+  CHECK(w.schedule == "winograd2");
+  CHECK(w.correct);
+  CaseResult strided = run_conv2d_case({"custom", parse_conv2d_shape("1,64,8,8,64,3,2,1")}, options);
+  CHECK(strided.schedule == "default");
+  CHECK(strided.correct);
 }
