@@ -179,7 +179,7 @@ WinogradInstance winograd_instance(const WinogradShape& s, const Target& target)
 WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target) {
   const CpuDescription& cpu = target.cpu();
   Tensor product = find_by_tag(output, "winograd_gemm");
-  const Tensor& weights = input_tensors(product)[1];
+  Tensor weights = input_tensors(product)[1];
   int64_t vectors = float_vectors(cpu, weights.shape()[4]), tiles = product.shape()[2];
   WinogradConfig config;
   config.rows = std::min(tiles, std::max<int64_t>(1, accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu)) / vectors));
