@@ -182,7 +182,8 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
   Tensor weights = input_tensors(product)[1];
   int64_t vectors = float_vectors(cpu, weights.shape()[4]), tiles = product.shape()[2];
   WinogradConfig config;
-  config.rows = std::min(tiles, std::max<int64_t>(1, accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu)) / vectors));
+  int64_t accumulators = accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu));
+  config.rows = std::min(tiles, std::max<int64_t>(1, accumulators / vectors));
   config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
   return config;
 }

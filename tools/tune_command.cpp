@@ -117,7 +117,8 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   TESSEL_CHECK(argc >= 1 && argv[argc] == nullptr, "tune needs main's argv to re-execute itself");
   auto args = std::make_shared<TuneArgs>();
   auto* cmd = app.add_subcommand("tune", "auto-tune one operator on this machine against its vendor baseline");
-  cmd->add_option("--workload", args->workload, "C1..C12, D1..D9, gemm:N, gemm:M,N,K, conv2d:..., depthwise:..., winograd:N,C,H,W,OC,P,M")
+  cmd->add_option("--workload", args->workload,
+                  "C1..C12, D1..D9, gemm:N, gemm:M,N,K, conv2d:..., depthwise:..., winograd:N,C,H,W,OC,P,M")
       ->required();
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
   add_search_options(cmd, *args, "trials of this run (resumed ones count)");

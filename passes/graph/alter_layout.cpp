@@ -2,12 +2,12 @@
 // ops/ compute in (TVM's AlterOpLayout for x86). Convolutions (groups = 1) become conv2d_nchwc, or
 // conv2d_winograd_nchwc for 3×3 stride-1 ones where ops::winograd_tile says it pays (parameter
 // winograd), and depthwise convolutions depthwise_conv2d_nchwc, their weights re-laid out (or
-// Winograd-transformed) here, at compile time, as constants. Element-wise operators (activations, bias_add, add/sub/mul/div of two image
-// batches or of a per-channel or scalar broadcast) reading a blocked value compute in its layout
-// too, and so do pools (max, average, global). A layout_transform node sits only where a producer
-// and a consumer disagree: before the first convolution, before operators that need NCHW
-// (flatten, reshape, dense, concat, ...), at the graph outputs, and between two blocked operators
-// whose blocks differ.
+// Winograd-transformed) here, at compile time, as constants. Element-wise operators (activations,
+// bias_add, add/sub/mul/div of two image batches or of a per-channel or scalar broadcast) reading a
+// blocked value compute in its layout too, and so do pools (max, average, global). A
+// layout_transform node sits only where a producer and a consumer disagree: before the first
+// convolution, before operators that need NCHW (flatten, reshape, dense, concat, ...), at the graph
+// outputs, and between two blocked operators whose blocks differ.
 //
 // How: operators are visited producers first. A converted operator's blocked result is followed by
 // a transform back to NCHW that takes over the old value's uses, so the graph stays valid after
@@ -90,7 +90,8 @@ class LayoutRewriter {
     remove_unused();
     int transforms = 0;
     for (NodeId n : g_.nodes()) transforms += g_.node(n).op == "layout_transform";
-    return "blocked " + std::to_string(convs_) + " convolutions (" + std::to_string(winograd_) + " by Winograd), " + std::to_string(depthwise_) + " depthwise, " +
+    return "blocked " + std::to_string(convs_) + " convolutions (" + std::to_string(winograd_) + " by Winograd), " +
+           std::to_string(depthwise_) + " depthwise, " +
            std::to_string(others_) + " other operators; " + std::to_string(dense_) + " dense weights packed; " +
            std::to_string(transforms) + " layout transforms";
   }
@@ -133,9 +134,8 @@ class LayoutRewriter {
         ++winograd_;
         attrs.set("tile", m);
         std::string layout = "AAOC" + std::to_string(b.ob) + "o";
-        return g_.add_op("conv2d_winograd_nchwc",
-                         {in, add_weight(node.inputs[1], layout, [&] { return ops::winograd_weights(*weight, m, b.ob); })},
-                         attrs);
+        ValueId w = add_weight(node.inputs[1], layout, [&] { return ops::winograd_weights(*weight, m, b.ob); });
+        return g_.add_op("conv2d_winograd_nchwc", {in, w}, attrs);
       }
       std::string layout = "OIHW" + std::to_string(ib) + "i" + std::to_string(b.ob) + "o";
       ValueId w = add_weight(node.inputs[1], layout, [&] { return blocked_kernel(*weight, ib, b.ob); });

@@ -61,7 +61,8 @@ TESSEL_REGISTER_OPERATOR_TEMPLATE(depthwise, [](const WorkloadSpec& w, const Tar
 });
 
 TESSEL_REGISTER_PLUGIN(ScheduleSpace, template,
-                       "hand-written knob templates (AutoTVM style), one per operator: gemm, conv2d NCHWc, depthwise NCHWc, winograd",
+                       "hand-written knob templates (AutoTVM style), one per operator: gemm, conv2d NCHWc, "
+                       "depthwise NCHWc, winograd",
                        std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<TemplateSpace>(); });
 
 }  // namespace tessel::search

@@ -74,7 +74,8 @@ TEST_CASE("conv2d_winograd compiled with its default schedule matches the refere
       float* blocked = xbv.data_as<float>();
       int64_t in_plane = g.h * g.w, out_plane = g.out_h() * g.out_w();
       for (int64_t ch = 0; ch < g.c; ++ch)
-        for (int64_t i = 0; i < in_plane; ++i) blocked[((ch / ib) * in_plane + i) * ib + ch % ib] = x[ch * in_plane + i];
+        for (int64_t i = 0; i < in_plane; ++i)
+          blocked[((ch / ib) * in_plane + i) * ib + ch % ib] = x[ch * in_plane + i];
       NDArray out = NDArray::empty(yb.shape(), DataType::float32());
       build(default_schedule(yb, target), {xb, c.u, yb}, "winograd", target)->run({&xbv, &c.uv, &out});
       std::vector<float> got(out.numel());

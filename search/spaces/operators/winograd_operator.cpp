@@ -23,11 +23,13 @@ std::vector<int64_t> parse_fields(const std::string& text) {
     int64_t x = 0;
     auto [end, error] = std::from_chars(text.data() + start, text.data() + comma, x);
     if (error != std::errc() || end != text.data() + comma || comma == start)
-      user_error("bad winograd workload \"", text, "\": expected 7 integers, ", kForm, ", e.g. winograd:1,64,56,56,64,1,4");
+      user_error("bad winograd workload \"", text, "\": expected 7 integers, ", kForm,
+                 ", e.g. winograd:1,64,56,56,64,1,4");
     v.push_back(x);
     start = comma + 1;
   }
-  if (v.size() != 7) user_error("bad winograd workload \"", text, "\": ", v.size(), " numbers given, 7 expected (", kForm, ")");
+  if (v.size() != 7)
+    user_error("bad winograd workload \"", text, "\": ", v.size(), " numbers given, 7 expected (", kForm, ")");
   return v;
 }
 
@@ -68,6 +70,7 @@ class WinogradOperator : public ShapedOperator<ops::WinogradShape> {
 TESSEL_REGISTER_PLUGIN(WorkloadOperator, winograd,
                        "3x3 stride-1 convolution by Winograd's F(M x M, 3 x 3), weights transformed (float32): "
                        "winograd:N,C,H,W,OC,P,M",
-                       std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<WinogradOperator>(); });
+                       std::vector<ParamSpec>{},
+                       [](const PluginParams&) { return std::make_unique<WinogradOperator>(); });
 
 }  // namespace tessel::search
