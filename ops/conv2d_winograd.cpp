@@ -6,6 +6,7 @@
 
 #include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
+#include "ops/gemm.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/tiling.h"
@@ -203,13 +204,7 @@ void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& 
   c.parallel(outer);
   c.unroll(row);
   c.vectorize(lanes);
-  Stage a = s[acc];
-  a.compute_at(c, row_tiles);
-  auto [ko, ki] = a.split(a.reduce_axis(0), config.k_unroll);
-  a.reorder({ko, ki, a.axis(2), a.axis(3)});
-  if (config.unroll_k) a.unroll(ki);
-  a.unroll(a.axis(2));
-  a.vectorize(a.axis(3));
+  schedule_register_accumulator(s[acc], c, row_tiles, config.k_unroll, config.unroll_k, 2);
 }
 
 // The input transform: tiles in parallel, the α×α outputs of a channel block unrolled so each

@@ -146,14 +146,20 @@ IterVar schedule_output(Stage c, const GemmConfig& config) {
   return order.back();
 }
 
-void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, const GemmConfig& config) {
-  cc.compute_at(c, at);
-  auto [ko, ki] = cc.split(cc.reduce_axis(0), config.k_unroll);
-  cc.reorder({ko, ki, cc.axis(0), cc.axis(1)});
-  if (config.unroll_k) cc.unroll(ki);
-  cc.unroll(cc.axis(0));
-  cc.vectorize(cc.axis(1));
+}  // namespace
+
+void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
+                                   int64_t k_unroll, bool unroll_k, int row_axis) {
+  acc.compute_at(consumer, at);
+  auto [ko, ki] = acc.split(acc.reduce_axis(0), k_unroll);
+  IterVar rows = acc.axis(row_axis), lanes = acc.axis(row_axis + 1);
+  acc.reorder({ko, ki, rows, lanes});
+  if (unroll_k) acc.unroll(ki);
+  acc.unroll(rows);
+  acc.vectorize(lanes);
 }
+
+namespace {
 
 // Whether the "pack" stage only reads panels packed before the kernel runs (dense_packed).
 bool prepacked(const Tensor& pack) {
@@ -169,7 +175,7 @@ Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);
   IterVar at = schedule_output(s[output], config);
-  schedule_accumulator(s[acc], s[output], at, config);
+  schedule_register_accumulator(s[acc], s[output], at, config.k_unroll, config.unroll_k, 0);
   Stage p = s[packed];
   if (prepacked(packed)) {
     p.compute_inline();

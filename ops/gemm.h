@@ -55,6 +55,13 @@ struct GemmConfig {
 // panels outermost and in parallel.
 GemmConfig gemm_fallback_config(const Tensor& output, const Target& target);
 
+// The register tile of a GEMM-shaped stage: `acc` (a cache_write stage whose axes row_axis and
+// row_axis + 1 are the tile's rows and vector lanes) computed at `at` of `consumer`, its reduction
+// split by k_unroll outside the rows, the rows unrolled and the lanes vectorized. Shared by the
+// GEMM and the Winograd convolution's batched GEMM.
+void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
+                                   int64_t k_unroll, bool unroll_k, int row_axis);
+
 // The GEMM schedule of a gemm or dense output. Throws UserError if config.panel is not the
 // output's panel width or a factor is not positive.
 Schedule schedule_gemm(const Tensor& output, const GemmConfig& config);
