@@ -2,7 +2,8 @@
 // [O/ob, (C/groups)/ib, KH, KW, ib, ob], output [N, O/ob, OH, OW, ob], with its CPU schedule: a
 // register tile of output columns × the ob output channels (two vectors), accumulated over input
 // channels and the kernel window with the kernel width unrolled, threads over (output-channel
-// block, output row). Padding is a stage at the root. Blocks and tile are sized for the target.
+// block, output row). Padding is a stage at the root, or inline where the convolution does little
+// work per input element (a 3-channel stem). Blocks and tile are sized for the target.
 #pragma once
 #include "ir/schedule.h"
 #include "ops/conv2d_params.h"
@@ -30,7 +31,8 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // or, with 16 registers, balanced partial tiles (register_tile_columns); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
 // registers hold them (unrolled_window_fits), else the kernel width and the input block in loops
-// and the parallel order of rows_outer_pays; padding at the root.
+// and the parallel order of rows_outer_pays; padding at the root, inline below 128 multiply-adds per
+// input element (where copying the input costs about as much as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
 // Whether a conv2d_nchwc `output` runs faster with row tiles outside the output channel blocks in
