@@ -48,7 +48,9 @@ std::string conv_workload(const graph::Graph& g, const graph::Node& node) {
   std::string window = std::to_string(k) + "," + std::to_string(strides[0]) + "," + std::to_string(pads[0]);
   // The layout pass's depthwise_conv2d_nchwc says what it is by its name, not by a groups attribute.
   bool depthwise = node.op.rfind("depthwise_conv2d", 0) == 0 || (groups > 1 && groups == c);
-  if (depthwise) return oc == c && per_group == 1 ? "depthwise:" + nchw + window : "";
+  // A blocked depthwise convolution runs in its producer's block: the block is part of its workload.
+  std::string block = data.size() == 5 ? "," + std::to_string(data[4]) : "";
+  if (depthwise) return oc == c && per_group == 1 ? "depthwise:" + nchw + window + block : "";
   if (groups == 1 && per_group == c) return "conv2d:" + nchw + std::to_string(oc) + "," + window;
   return "";
 }

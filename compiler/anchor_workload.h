@@ -4,9 +4,10 @@
 //
 // The mapping reads only the node's attributes and its values' shapes, so the NCHW graph ops
 // (conv2d: data [N,C,H,W], weight [O,C/g,KH,KW]) and the blocked ones of the layout pass (data
-// [N,C/b,H,W,b], weight [O/ob,C/g/ib,KH,KW,ib,ob]) map to the same workload:
+// [N,C/b,H,W,b], weight [O/ob,C/g/ib,KH,KW,ib,ob]) map to the same workload, but for the block of
+// a depthwise convolution, which takes its producer's and is part of its workload:
 //   conv2d, groups 1            -> conv2d:N,C,H,W,OC,K,S,P
-//   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P
+//   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P (NCHW) or depthwise:N,C,H,W,K,S,P,B
 //   dense X[M,K]·W[N,K]ᵀ         -> gemm:M,N,K (also dense_packed, W in the GEMM's panels)
 //   conv2d_winograd_nchwc        -> winograd:N,C,H,W,OC,P,M (the layout pass's Winograd convolution)
 // The workload specs hold square kernels, equal strides in both dimensions, symmetric equal pads

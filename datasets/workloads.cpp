@@ -17,6 +17,7 @@ constexpr double kMaxTensorElements = double(1 << 30);
 const char* const kGemmFields[] = {"M", "N", "K"};
 const char* const kConv2dFields[] = {"N", "C", "H", "W", "OC", "K", "S", "P"};
 const char* const kDepthwiseFields[] = {"N", "C", "H", "W", "K", "S", "P"};
+const char* const kBlockedDepthwiseFields[] = {"N", "C", "H", "W", "K", "S", "P", "B"};
 
 template <size_t Count>
 std::string join_fields(const char* const (&names)[Count]) {
@@ -114,6 +115,8 @@ std::optional<std::string> problem_of(const DepthwiseShape& s) {
                               at_least("W", s.w, 1), at_least("K", s.k, 1), at_least("S", s.stride, 1),
                               at_least("P", s.pad, 0)});
   if (sizes) return sizes;
+  if (s.block < 0 || (s.block > 0 && s.c % s.block != 0))
+    return detail::concat("the channel block B (", s.block, ") must divide C (", s.c, ")");
   if (auto p = empty_output(s.h + 2 * s.pad, s.w + 2 * s.pad, s.k, s.k)) return p;
   return too_large({double(s.n) * s.c * s.h * s.w, double(s.n) * s.c * s.out_h() * s.out_w()});
 }
@@ -199,6 +202,10 @@ Conv2dShape parse_conv2d_shape(const std::string& text) {
 }
 
 DepthwiseShape parse_depthwise_shape(const std::string& text) {
+  if (split_commas(text).size() == std::size(kBlockedDepthwiseFields)) {
+    auto v = parse_fields("depthwise", text, kBlockedDepthwiseFields);
+    return validated_parse("depthwise", text, DepthwiseShape{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
+  }
   auto v = parse_fields("depthwise", text, kDepthwiseFields);
   return validated_parse("depthwise", text, DepthwiseShape{v[0], v[1], v[2], v[3], v[4], v[5], v[6]});
 }
@@ -219,7 +226,9 @@ std::string describe(const Conv2dShape& s) {
 }
 
 std::string describe(const DepthwiseShape& s) {
-  return detail::concat("N=", s.n, " C=", s.c, " H=", s.h, " W=", s.w, " K=", s.k, " S=", s.stride, " P=", s.pad);
+  std::string text =
+      detail::concat("N=", s.n, " C=", s.c, " H=", s.h, " W=", s.w, " K=", s.k, " S=", s.stride, " P=", s.pad);
+  return s.block ? text + detail::concat(" B=", s.block) : text;
 }
 
 }  // namespace tessel

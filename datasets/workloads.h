@@ -28,6 +28,10 @@ struct Conv2dShape {
 // One K×K filter per channel (channel multiplier 1): input N×C×H×W, weights C×1×K×K.
 struct DepthwiseShape {
   int64_t n, c, h, w, k, stride, pad;
+  // The channel block of the NCHW[b]c layout the operator runs in, part of what a tuning record is
+  // for: 0, the operator's own (ops::choose_depthwise_block); else b, as a graph's depthwise
+  // convolution takes its producer's block. Must divide C.
+  int64_t block = 0;
   int64_t out_h() const { return (h + 2 * pad - k) / stride + 1; }
   int64_t out_w() const { return (w + 2 * pad - k) / stride + 1; }
   int64_t reduction_size() const { return k * k; }
@@ -54,7 +58,7 @@ std::vector<Workload<DepthwiseShape>> find_depthwise_workloads(const std::string
 GemmShape square_gemm(int64_t n);
 
 // Command-line shapes: "M,N,K"; "N,C,H,W,OC,K,S,P" (square K×K kernel, stride S, pad P);
-// "N,C,H,W,K,S,P" for depthwise.
+// "N,C,H,W,K,S,P" or "N,C,H,W,K,S,P,B" (channel block B) for depthwise.
 GemmShape parse_gemm_shape(const std::string& text);
 Conv2dShape parse_conv2d_shape(const std::string& text);
 DepthwiseShape parse_depthwise_shape(const std::string& text);

@@ -24,7 +24,8 @@ OpInstance gemm_instance(const GemmShape& shape, const Target& target);
 // Inputs: data [N, C/ib, H, W, ib] and kernel [OC/ob, C/groups/ib, KH, KW, ib, ob], blocks from
 // choose_conv2d_blocks for the target.
 OpInstance conv2d_instance(const Conv2dShape& shape, const Target& target);
-// Inputs: data [N, C/b, H, W, b] and kernel [C/b, 1, K, K, 1, b], b from choose_depthwise_block.
+// Inputs: data [N, C/b, H, W, b] and kernel [C/b, 1, K, K, 1, b], b the shape's block or else
+// choose_depthwise_block's.
 OpInstance depthwise_instance(const DepthwiseShape& shape, const Target& target);
 
 }  // namespace tessel::ops

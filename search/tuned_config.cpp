@@ -54,7 +54,8 @@ std::vector<double> shape_sizes(const WorkloadSpec& w) {
     return {double(s->n), double(s->c), double(s->h), double(s->w), double(s->oc), double(s->kh), double(s->stride),
             double(s->pad + 1)};
   if (const auto* s = w.shape_if<DepthwiseShape>())
-    return {double(s->n), double(s->c), double(s->h), double(s->w), double(s->k), double(s->stride), double(s->pad + 1)};
+    return {double(s->n), double(s->c),      double(s->h),       double(s->w),
+            double(s->k), double(s->stride), double(s->pad + 1), double(s->block + 1)};  // the same block first
   if (const auto* s = w.shape_if<GemmShape>()) return {double(s->m), double(s->n), double(s->k)};
   return {};
 }

@@ -1,6 +1,6 @@
 // A tuning workload: an operator (search/spaces/workload_operator.h) with its shape, and the label it was
 // named by. Named as on the command line (docs/workloads.md): "C6", "D3", "gemm:1024" (square),
-// "gemm:M,N,K", "conv2d:N,C,H,W,OC,K,S,P", "depthwise:N,C,H,W,K,S,P", or "<op>:..." for any
+// "gemm:M,N,K", "conv2d:N,C,H,W,OC,K,S,P", "depthwise:N,C,H,W,K,S,P[,B]", or "<op>:..." for any
 // registered operator. Bad names and shapes throw UserError with what is valid.
 //
 // The label is not the workload's identity: key() is (search/spaces/workload_key.h), so "C6" and

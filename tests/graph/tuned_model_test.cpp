@@ -53,6 +53,29 @@ Graph conv_model() {
   return g;
 }
 
+// x[1,16,10,10] -> conv 1x1 to 32 channels -> depthwise 3x3 pad 1: blocked by the layout pass, the
+// depthwise convolution takes the block its producer writes.
+Graph conv_depthwise_model() {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 16, 10, 10}));
+  ValueId c = g.add_op("conv2d", {x, constant(g, "pw", {32, 16, 1, 1}, 12)});
+  Attributes dw3{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{32}}};
+  g.add_output(g.add_op("conv2d", {c, constant(g, "dw", {32, 1, 3, 3}, 11)}, dw3));
+  return g;
+}
+
+// The workload of each operator of g after the graph passes for `target`, by operator name.
+std::map<std::string, std::string> workloads_by_op(const Graph& g, const std::vector<std::string>& passes,
+                                                   const Target& target) {
+  OptimizedGraph opt = optimize_graph(g, passes, target);
+  std::map<std::string, std::string> by_op;
+  for (NodeId n : opt.graph.nodes()) {
+    if (!opt.graph.node(n).is_operator()) continue;
+    if (std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, n)) by_op[opt.graph.node(n).op] = w->name;
+  }
+  return by_op;
+}
+
 // Tunes `workload` for a few trials into the database at `path` (the records tune-model makes).
 void tune(const std::string& workload, const std::string& path, int64_t trials) {
   search::Task task = search::Task::create(workload, "template");
@@ -112,20 +135,17 @@ TEST_CASE("anchor workloads: convolutions, depthwise and dense map to the operat
     CHECK(workload_of(g, g.add_op("relu", {x})).empty());
     CHECK_FALSE(anchor_workload(g, -1));
   }
-  SECTION("blocked by the layout pass, a depthwise convolution is still a depthwise workload") {
-    Graph m;
-    ValueId in = m.add_input("x", f32({1, 16, 10, 10}));
-    Attributes dw3{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{16}}};
-    ValueId d = m.add_op("conv2d", {in, constant(m, "dw", {16, 1, 3, 3}, 11)}, dw3);
-    m.add_output(m.add_op("conv2d", {d, constant(m, "pw", {32, 16, 1, 1}, 12)}));
-    OptimizedGraph opt = optimize_graph(m, {"layout"}, Target::parse("llvm_cpu -isa=avx2"));
-    std::map<std::string, std::string> by_op;
-    for (NodeId n : opt.graph.nodes()) {
-      if (!opt.graph.node(n).is_operator()) continue;
-      if (std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, n)) by_op[opt.graph.node(n).op] = w->name;
-    }
-    CHECK(by_op == std::map<std::string, std::string>{{"depthwise_conv2d_nchwc", "depthwise:1,16,10,10,3,1,1"},
-                                                      {"conv2d_nchwc", "conv2d:1,16,10,10,32,1,1,0"}});
+  SECTION("blocked by the layout pass, a depthwise convolution is a depthwise workload in its producer's block") {
+    // On AVX2 the 1x1 convolution writes blocks of 16 (two vectors); the operator's own block is 8.
+    CHECK(workloads_by_op(conv_depthwise_model(), {"layout"}, Target::parse("llvm_cpu -isa=avx2")) ==
+          std::map<std::string, std::string>{{"depthwise_conv2d_nchwc", "depthwise:1,32,10,10,3,1,1,16"},
+                                             {"conv2d_nchwc", "conv2d:1,16,10,10,32,1,1,0"}});
+    // A record tuned in one block is not one of another block, nor of the operator's own.
+    std::string blocked16 = search::parse_workload("depthwise:1,32,10,10,3,1,1,16").key();
+    CHECK(blocked16 != search::parse_workload("depthwise:1,32,10,10,3,1,1,8").key());
+    CHECK(blocked16 != search::parse_workload("depthwise:1,32,10,10,3,1,1").key());
+    test::require_user_error([] { search::parse_workload("depthwise:1,32,10,10,3,1,1,12"); },
+                             "channel block B (12) must divide C (32)");
   }
   SECTION("the key is the operator's: a group finds what `tessel tune` recorded for the same shape") {
     std::optional<search::WorkloadSpec> w =
@@ -148,6 +168,15 @@ TEST_CASE("tuned models: exact and nearest records apply to the groups, visibly,
   // gemm:4,20,16 has no record; gemm:4,12,16's knob values are a point of its space (same panel, M, K).
   CHECK(compile_and_check(dense_model(20), path) ==
         std::vector<std::string>{"nearest (record " + record + " of shape gemm:4,12,16)"});
+  SECTION("a depthwise convolution finds the record tuned in its producer's block") {
+    Graph g = conv_depthwise_model();
+    std::string depthwise = workloads_by_op(g, parse_pipeline(""), Target::host()).at("depthwise_conv2d_nchwc");
+    tune(depthwise, path, 4);
+    std::vector<std::string> labels = compile_and_check(g, path);
+    REQUIRE(labels.size() == 2);
+    auto tuned = [](const std::string& label) { return label.rfind("tuned (record", 0) == 0; };
+    CHECK(std::count_if(labels.begin(), labels.end(), tuned) == 1);
+  }
   SECTION("the JSON of a group says the same") {
     search::TunedRecords records = search::TunedRecords::read(path);
     CompiledModel model = compile_model(optimize_graph(dense_model(20)), Target::host(), {&records});
