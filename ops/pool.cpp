@@ -75,7 +75,11 @@ Tensor avg_pool2d(const Tensor& data, std::array<int64_t, 2> window, const Conv2
 Schedule schedule_pool2d_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);  // an average's pool_sum stage, a maximum's cache_write
-  schedule_window(s, output, acc, WindowConfig{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1}, {1}});
+  // The window reads the input through the pad's bounds test: a pool reads each input element a
+  // few times only, so a padded copy costs as much as the pool. ResNet-18's 3x3 stride-2 max pool
+  // (64 channels, 112x112) took 258-279 us with the copy and 118-135 us without, on AVX2, 2 threads.
+  WindowConfig config{1, pick_reg_n(output.shape()[3], kRowTileColumns), {0, 1}, {1}, PadPlacement::Inline};
+  schedule_window(s, output, acc, config);
   return s;
 }
 

@@ -15,7 +15,8 @@ Tensor max_pool2d(const Tensor& data, std::array<int64_t, 2> window, const Conv2
 Tensor avg_pool2d(const Tensor& data, std::array<int64_t, 2> window, const Conv2dParams& params,
                   bool count_include_pad = false, const std::string& name = "avg_pool2d");
 
-// Vectorized row tiles; the window reduction at the tiles of the output.
+// Vectorized row tiles; the window reduction at the tiles of the output, reading the input through
+// the pad (no padded copy).
 Schedule schedule_pool2d_cpu(const Tensor& output);
 
 }  // namespace tessel::ops
