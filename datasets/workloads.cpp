@@ -14,15 +14,14 @@ namespace {
 // Larger tensors would not fit this machine's memory next to their copies in other layouts.
 constexpr double kMaxTensorElements = double(1 << 30);
 
-const char* const kGemmFields[] = {"M", "N", "K"};
-const char* const kConv2dFields[] = {"N", "C", "H", "W", "OC", "K", "S", "P"};
-const char* const kDepthwiseFields[] = {"N", "C", "H", "W", "K", "S", "P"};
-const char* const kBlockedDepthwiseFields[] = {"N", "C", "H", "W", "K", "S", "P", "B"};
+const std::vector<std::string> kGemmFields = {"M", "N", "K"};
+const std::vector<std::string> kConv2dFields = {"N", "C", "H", "W", "OC", "K", "S", "P"};
+const std::vector<std::string> kDepthwiseFields = {"N", "C", "H", "W", "K", "S", "P"};
+const std::vector<std::string> kBlockedDepthwiseFields = {"N", "C", "H", "W", "K", "S", "P", "B"};
 
-template <size_t Count>
-std::string join_fields(const char* const (&names)[Count]) {
+std::string join_fields(const std::vector<std::string>& names) {
   std::string out;
-  for (size_t i = 0; i < Count; ++i) out += (i ? "," : "") + std::string(names[i]);
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? "," : "") + names[i];
   return out;
 }
 
@@ -41,18 +40,17 @@ std::vector<std::string> split_commas(const std::string& text) {
   return fields;
 }
 
-// Parses "a,b,c" into exactly as many integers as there are field names; `kind` names the shape
-// in messages ("conv2d").
-template <size_t Count>
-std::vector<int64_t> parse_fields(const std::string& kind, const std::string& text,
-                                  const char* const (&names)[Count]) {
+}  // namespace
+
+std::vector<int64_t> parse_shape_fields(const std::string& kind, const std::string& text,
+                                        const std::vector<std::string>& names) {
   std::string expected = join_fields(names);
   std::vector<std::string> fields = split_commas(text);
-  if (fields.size() != Count)
-    user_error("bad ", kind, " shape \"", text, "\": expected ", Count, " comma-separated integers ",
+  if (fields.size() != names.size())
+    user_error("bad ", kind, " shape \"", text, "\": expected ", names.size(), " comma-separated integers ",
                expected, ", got ", fields.size());
-  std::vector<int64_t> values(Count);
-  for (size_t i = 0; i < Count; ++i) {
+  std::vector<int64_t> values(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
     const std::string& field = fields[i];
     auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), values[i]);
     if (field.empty() || error != std::errc() || end != field.data() + field.size())
@@ -61,6 +59,8 @@ std::vector<int64_t> parse_fields(const std::string& kind, const std::string& te
   }
   return values;
 }
+
+namespace {
 
 // Also bounded above, so that extents computed from the sizes (H + 2 * pad, ...) cannot overflow.
 std::optional<std::string> at_least(const char* name, int64_t value, int64_t minimum) {
@@ -192,21 +192,21 @@ GemmShape square_gemm(int64_t n) {
 }
 
 GemmShape parse_gemm_shape(const std::string& text) {
-  auto v = parse_fields("gemm", text, kGemmFields);
+  auto v = parse_shape_fields("gemm", text, kGemmFields);
   return validated_parse("gemm", text, GemmShape{v[0], v[1], v[2]});
 }
 
 Conv2dShape parse_conv2d_shape(const std::string& text) {
-  auto v = parse_fields("conv2d", text, kConv2dFields);
+  auto v = parse_shape_fields("conv2d", text, kConv2dFields);
   return validated_parse("conv2d", text, Conv2dShape{v[0], v[1], v[2], v[3], v[4], v[5], v[5], v[6], v[7]});
 }
 
 DepthwiseShape parse_depthwise_shape(const std::string& text) {
-  if (split_commas(text).size() == std::size(kBlockedDepthwiseFields)) {
-    auto v = parse_fields("depthwise", text, kBlockedDepthwiseFields);
+  if (split_commas(text).size() == kBlockedDepthwiseFields.size()) {
+    auto v = parse_shape_fields("depthwise", text, kBlockedDepthwiseFields);
     return validated_parse("depthwise", text, DepthwiseShape{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
   }
-  auto v = parse_fields("depthwise", text, kDepthwiseFields);
+  auto v = parse_shape_fields("depthwise", text, kDepthwiseFields);
   return validated_parse("depthwise", text, DepthwiseShape{v[0], v[1], v[2], v[3], v[4], v[5], v[6]});
 }
 

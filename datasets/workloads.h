@@ -63,6 +63,11 @@ GemmShape parse_gemm_shape(const std::string& text);
 Conv2dShape parse_conv2d_shape(const std::string& text);
 DepthwiseShape parse_depthwise_shape(const std::string& text);
 
+// The integers of "a,b,c", exactly one per name in `names` (spaces around them allowed), for any
+// operator's shape; `kind` names the shape in messages ("bad conv2d shape ...: OC is ...").
+std::vector<int64_t> parse_shape_fields(const std::string& kind, const std::string& text,
+                                        const std::vector<std::string>& names);
+
 // Throws UserError unless every size is positive, padding non-negative, and the output non-empty.
 void validate(const GemmShape& shape);
 void validate(const Conv2dShape& shape);

@@ -170,8 +170,12 @@ int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_hei
   return 0;
 }
 
+int64_t winograd_input_block(int64_t channels, const Target& target) {
+  return choose_conv2d_blocks(channels, channels, 1, target).ob;
+}
+
 WinogradInstance winograd_instance(const WinogradShape& s, const Target& target) {
-  int64_t ib = choose_conv2d_blocks(s.c, s.c, 1, target).ob, ob = choose_conv2d_blocks(s.c, s.oc, 1, target).ob;
+  int64_t ib = winograd_input_block(s.c, target), ob = choose_conv2d_blocks(s.c, s.oc, 1, target).ob;
   Tensor data = placeholder({s.n, s.c / ib, s.h, s.w, ib}, DataType::float32(), "data");
   Tensor weights = placeholder({s.tile + 2, s.tile + 2, s.oc / ob, s.c, ob}, DataType::float32(), "weights");
   return {data, weights, conv2d_winograd_nchwc(data, weights, {s.pad, s.pad}, s.tile)};

@@ -56,9 +56,13 @@ struct WinogradShape {
   double flops() const { return 2.0 * n * oc * out_h() * out_w() * c * 9; }
 };
 
+// The channel block of the data a Winograd convolution of `channels` inputs reads on `target`: the
+// block a convolution producing them writes (choose_conv2d_blocks' output block), so no layout
+// transform sits between two Winograd convolutions. The input transform reads any block alike.
+int64_t winograd_input_block(int64_t channels, const Target& target);
+
 // The Winograd convolution of `shape` in the blocks the layout pass feeds it on `target`: data in
-// the block a convolution producing C channels writes (choose_conv2d_blocks' output block), the
-// weights in panels of the output block. Inputs: data, weights.
+// winograd_input_block's block, the weights in panels of the output block. Inputs: data, weights.
 struct WinogradInstance {
   Tensor data, weights, output;
 };

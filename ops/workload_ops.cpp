@@ -29,7 +29,10 @@ OpInstance conv2d_instance(const Conv2dShape& s, const Target& target) {
 }
 
 OpInstance depthwise_instance(const DepthwiseShape& s, const Target& target) {
-  int64_t block = s.block ? s.block : choose_depthwise_block(s.c, target);
+  return blocked_depthwise_instance(s, s.block ? s.block : choose_depthwise_block(s.c, target));
+}
+
+OpInstance blocked_depthwise_instance(const DepthwiseShape& s, int64_t block) {
   Tensor data = placeholder({s.n, s.c / block, s.h, s.w, block}, DataType::float32(), "data");
   Tensor kernel = placeholder({s.c / block, 1, s.k, s.k, 1, block}, DataType::float32(), "kernel");
   Conv2dParams params{{s.stride, s.stride}, {s.pad, s.pad}, {1, 1}, 1};

@@ -27,5 +27,7 @@ OpInstance conv2d_instance(const Conv2dShape& shape, const Target& target);
 // Inputs: data [N, C/b, H, W, b] and kernel [C/b, 1, K, K, 1, b], b the shape's block or else
 // choose_depthwise_block's.
 OpInstance depthwise_instance(const DepthwiseShape& shape, const Target& target);
+// The same in channel block `block`, whatever the shape's.
+OpInstance blocked_depthwise_instance(const DepthwiseShape& shape, int64_t block);
 
 }  // namespace tessel::ops

@@ -59,7 +59,7 @@ class Simplifier : public IRMutator {
   Expr divide(const Expr& a, int64_t c);
   Expr modulo(const Expr& a, int64_t c);
   Expr divide_ramp(NodeKind kind, const Ramp& r, int64_t c);
-  Expr aligned_part(const LinearForm& remainder, int64_t c);
+  bool split_aligned_part(const LinearForm& remainder, int64_t c, LinearForm& aligned, LinearForm& small);
   Expr min_max(NodeKind kind, const Expr& a, const Expr& b);
   Expr compare(NodeKind kind, const Expr& a, const Expr& b);
   Expr logic(NodeKind kind, const Expr& a, const Expr& b);

@@ -134,8 +134,8 @@ Expr Simplifier::divide(const Expr& a, int64_t c) {
     quotient.constant += *k;
     return from_linear(quotient);
   }
-  if (Expr aligned = aligned_part(remainder, c); aligned.defined()) {
-    quotient.add(to_linear(divide(aligned, c)), 1);
+  if (LinearForm aligned, small; split_aligned_part(remainder, c, aligned, small)) {
+    quotient.add(to_linear(divide(from_linear(aligned), c)), 1);
     return from_linear(quotient);
   }
   int64_t g = std::gcd(std::gcd(coefficient_gcd(remainder), remainder.constant), c);
@@ -161,23 +161,24 @@ Expr Simplifier::modulo(const Expr& a, int64_t c) {
     remainder.constant -= *k * c;
     return from_linear(remainder);
   }
-  if (Expr aligned = aligned_part(remainder, c); aligned.defined()) {
-    LinearForm small = split_aligned(remainder, c).small;
-    small.add(to_linear(modulo(aligned, c)), 1);
+  if (LinearForm aligned, small; split_aligned_part(remainder, c, aligned, small)) {
+    small.add(to_linear(modulo(from_linear(aligned), c)), 1);
     return from_linear(small);
   }
   return make_binary(NodeKind::Mod, from_linear(remainder), make_int(c, t));
 }
 
-// The aligned part of `remainder` (split_aligned) when its small part provably stays in [0, g), so
-// that dividing by c sees the aligned part alone ((icc*8 + icb) / 16 = icc*8 / 16 for icb in
-// [0, 8): a channel index through a 16c-to-8c layout change); undefined otherwise.
-Expr Simplifier::aligned_part(const LinearForm& remainder, int64_t c) {
+// Splits `remainder` into its aligned and small parts (split_aligned) when the small part provably
+// stays in [0, g), so that dividing by c sees the aligned part alone ((icc*8 + icb) / 16 =
+// icc*8 / 16 for icb in [0, 8): a channel index through a 16c-to-8c layout change); false otherwise.
+bool Simplifier::split_aligned_part(const LinearForm& remainder, int64_t c, LinearForm& aligned, LinearForm& small) {
   AlignedSplit s = split_aligned(remainder, c);
-  if (s.aligned.terms.empty() || s.small.terms.empty() || s.g <= 1) return Expr();
+  if (s.aligned.terms.empty() || s.small.terms.empty() || s.g <= 1) return false;
   ConstBound b = bound(from_linear(s.small));
-  if (!b.has_min() || !b.has_max() || b.min < 0 || b.max >= s.g) return Expr();
-  return from_linear(s.aligned);
+  if (!b.has_min() || !b.has_max() || b.min < 0 || b.max >= s.g) return false;
+  aligned = std::move(s.aligned);
+  small = std::move(s.small);
+  return true;
 }
 
 // ramp(b, s, n) / c and % c when every lane falls in the same block of c: b's remainder mod c is a

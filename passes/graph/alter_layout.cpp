@@ -126,11 +126,8 @@ class LayoutRewriter {
       int64_t ib = blocks_.conv_input_from_producer && block_of(data) ? block_of(data) : b.ib;
       ++convs_;
       if (int64_t m = winograd_tile(node, *weight)) {
-        // The input transform reads any block alike; it takes the block a convolution producing
-        // these channels writes (ops::winograd_instance's, which its tuning records are measured
-        // in), so no transform sits between two Winograd convolutions.
-        int64_t block = ops::choose_conv2d_blocks(channels, channels, 1, target_).ob;
-        ValueId in = in_layout(data, ops::nchw_layout(block));
+        // The block its tuning records are measured in (ops::winograd_instance's).
+        ValueId in = in_layout(data, ops::nchw_layout(ops::winograd_input_block(channels, target_)));
         ++winograd_;
         attrs.set("tile", m);
         std::string layout = "AAOC" + std::to_string(b.ob) + "o";

@@ -15,10 +15,11 @@ class WinogradTemplate : public ScheduleTemplate {
  public:
   WinogradTemplate(const ops::WinogradShape& shape, const Target& target)
       : instance_(ops::winograd_instance(shape, target)),
+        tiles_(shape.tiles()),
         target_(target),
         fallback_(ops::winograd_fallback_config(instance_.output, target)) {
     const CpuDescription& cpu = target.cpu();
-    space_.add(tile_split_knob("tile_p", shape.tiles(), 2, max_register_tile(cpu, fallback_.rows), cpu));
+    space_.add(tile_split_knob("tile_p", tiles_, 2, max_register_tile(cpu, fallback_.rows), cpu));
     space_.add(split_knob("tile_c", shape.c, 2, kMaxChannelStep));
     space_.add(annotate_knob("unroll_c", {ForKind::Unrolled, ForKind::Serial}));
   }
@@ -26,9 +27,8 @@ class WinogradTemplate : public ScheduleTemplate {
   const ConfigSpace& space() const override { return space_; }
 
   Config default_config() const override {
-    int64_t tiles = product_tiles();
     int64_t channels = instance_.weights.shape()[3];
-    return space_.from_json({{"tile_p", {(tiles + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
+    return space_.from_json({{"tile_p", {(tiles_ + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
                              {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
                              {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}});
   }
@@ -54,9 +54,8 @@ class WinogradTemplate : public ScheduleTemplate {
   }
 
  private:
-  int64_t product_tiles() const { return ops::find_by_tag(instance_.output, "winograd_gemm").shape()[2]; }
-
   ops::WinogradInstance instance_;
+  int64_t tiles_;  // of the GEMM stage: the input tiles of every image
   Target target_;
   ops::WinogradConfig fallback_;
   ConfigSpace space_;

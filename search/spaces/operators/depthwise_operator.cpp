@@ -4,6 +4,7 @@
 // schedule's choice; with a channel block B it is the NCHW[B]c one, so a record tuned in one block
 // (a graph's, taken from the producer) has a key of its own and never applies to another.
 #include "ops/depthwise_conv2d.h"
+#include "ops/workload_ops.h"
 #include "search/spaces/operators/dataset_operator.h"
 #include "support/registry.h"
 
@@ -21,10 +22,8 @@ class DepthwiseOperator : public DatasetOperator<DepthwiseShape> {
 
   std::vector<Tensor> expression(const DepthwiseShape& s) const override {
     if (s.block) {
-      ops::Conv2dParams params{{s.stride, s.stride}, {s.pad, s.pad}, {1, 1}, 1};
-      Tensor data = placeholder({s.n, s.c / s.block, s.h, s.w, s.block}, DataType::float32(), "data");
-      Tensor kernel = placeholder({s.c / s.block, 1, s.k, s.k, 1, s.block}, DataType::float32(), "kernel");
-      return {data, kernel, ops::depthwise_conv2d_nchwc(data, kernel, params)};
+      ops::OpInstance op = ops::blocked_depthwise_instance(s, s.block);
+      return {op.inputs[0], op.inputs[1], op.output};
     }
     Tensor data = placeholder({s.n, s.c, s.h, s.w}, DataType::float32(), "data");
     Tensor kernel = placeholder({s.c, 1, s.k, s.k}, DataType::float32(), "kernel");

@@ -3,8 +3,9 @@
 // conv2d schedule, because its weights are an input in the transformed layout (the layout pass
 // transforms them at compile time). The canonical expression is the computation with blocks of 1
 // (data [N, C, H, W, 1], weights [α, α, OC, C, 1]); the template runs the target's blocks.
-#include <charconv>
+#include <algorithm>
 
+#include "datasets/workloads.h"
 #include "ops/conv2d_winograd.h"
 #include "search/spaces/workload_operator.h"
 #include "support/registry.h"
@@ -14,31 +15,17 @@ namespace tessel::search {
 namespace {
 
 constexpr const char* kForm = "winograd:N,C,H,W,OC,P,M";
-
-std::vector<int64_t> parse_fields(const std::string& text) {
-  std::vector<int64_t> v;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = std::min(text.find(',', start), text.size());
-    int64_t x = 0;
-    auto [end, error] = std::from_chars(text.data() + start, text.data() + comma, x);
-    if (error != std::errc() || end != text.data() + comma || comma == start)
-      user_error("bad winograd workload \"", text, "\": expected 7 integers, ", kForm,
-                 ", e.g. winograd:1,64,56,56,64,1,4");
-    v.push_back(x);
-    start = comma + 1;
-  }
-  if (v.size() != 7)
-    user_error("bad winograd workload \"", text, "\": ", v.size(), " numbers given, 7 expected (", kForm, ")");
-  return v;
-}
+const std::vector<std::string> kFields = {"N", "C", "H", "W", "OC", "P", "M"};
 
 class WinogradOperator : public ShapedOperator<ops::WinogradShape> {
  public:
   std::string forms() const override { return kForm; }
 
   ops::WinogradShape parse(const std::string& text) const override {
-    std::vector<int64_t> v = parse_fields(text);
+    size_t given = std::count(text.begin(), text.end(), ',') + 1;
+    if (given != kFields.size())
+      user_error("bad winograd workload \"", text, "\": ", given, " numbers given, 7 expected (", kForm, ")");
+    std::vector<int64_t> v = parse_shape_fields("winograd", text, kFields);
     ops::WinogradShape s{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
     if (s.n <= 0 || s.c <= 0 || s.h <= 0 || s.w <= 0 || s.oc <= 0 || s.pad < 0 || s.out_h() <= 0 || s.out_w() <= 0)
       user_error("bad winograd workload \"", text, "\": sizes must be positive, padding not negative, and the 3x3 "
