@@ -8,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "backends/build_input.h"
+#include "compiler/anchor_workload.h"
 #include "compiler/group_schedule.h"
 #include "ops/graph/fused_kernel.h"
 #include "ops/graph/parallel_build.h"
@@ -84,6 +85,9 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       if (options.require_tuned && choice.tunable() && !choice.schedule) require_tuned_error(node, choice);
       node["schedule"] = choice.label();
       node["tuning"] = choice.to_json();
+      // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a
+      // profile can print each kernel's rate against the machine's peak (tessel bench peak).
+      if (auto w = anchor_workload(g, group.anchor)) node["flops"] = w->flops();
       for (ValueId v : k.inputs) {
         node["args"].push_back(value_ref(g, plan, v));
         if (g.constant_value(v) && !param_added[v]) {

@@ -9,6 +9,8 @@
 //    "outputs": [{"name": "output", "dtype": "float32", "shape": [1, 1000], "storage": 1}],
 //    "nodes":   [{"kernel": "fused_0", "ops": ["conv2d", "bias_add", "relu"], "schedule": "default (conv2d_nchw)",
 //                 "args": [{"storage": 0}, {"param": "w"}, {"param": "b"}, {"storage": 2}]}, ...]}
+// A node may also carry "tuning" (which record its schedule came from) and "flops" (its anchor's
+// nominal operations, for profiles); the executor reads neither.
 // Kernels run on the runtime's thread pool (runtime/thread_pool.h), shared by all of them.
 //
 //   GraphExecutor exec = GraphExecutor::load("out/");

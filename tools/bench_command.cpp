@@ -8,6 +8,7 @@
 
 #include "benchmarks/bench_environment.h"
 #include "benchmarks/bench_runner.h"
+#include "benchmarks/fma_peak.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
 #include "tools/target_option.h"
@@ -153,6 +154,34 @@ void add_window_bench(CLI::App* bench, char** argv, const WindowBench<Shape>& w)
   });
 }
 
+// `bench peak`: no vendor side, so no re-execution in the benchmark environment.
+void add_peak(CLI::App* bench) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench->add_subcommand("peak", "the measured vector FMA peak (GFLOP/s) of the target's ISA and threads");
+  cmd->add_flag("--json", args->json, "print one JSON object instead of a line");
+  add_number_option(cmd, "--threads", args->threads, "threads running FMA chains", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples", limits::repeats());
+  add_target_option(cmd, args->target);
+  cmd->callback([args] {
+    Target target = resolve_target(args->target, args->threads);
+    PeakResult p = measure_fma_peak(target, args->repeats);
+    TESSEL_CHECK(p.checked, "bench peak: the FMA chains did not compute what they must; the peak is void");
+    if (args->json) {
+      nlohmann::ordered_json j = {{"op", "peak"},           {"isa", p.isa},
+                                  {"threads", p.threads},   {"gflops", p.gflops()},
+                                  {"per_thread_gflops", p.gflops() / p.threads},
+                                  {"spread_pct", p.time.spread_pct}, {"repeats", p.time.repeats},
+                                  {"chains", p.chains}};
+      std::cout << j.dump() << std::endl;
+      return;
+    }
+    std::printf("fma peak: %s, %d threads: %.1f GFLOP/s (%.1f per thread; median of %d samples, spread %.0f%%; "
+                "%d independent chains a thread)\n",
+                p.isa.c_str(), p.threads, p.gflops(), p.gflops() / p.threads, p.time.repeats, p.time.spread_pct,
+                p.chains);
+  });
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app, int argc, char** argv) {
@@ -166,6 +195,7 @@ void add_bench_command(CLI::App& app, int argc, char** argv) {
   add_window_bench<DepthwiseShape>(bench, argv, {"depthwise", "MobileNet depthwise conv2d layers against oneDNN",
                                                  "D1..D9", "N,C,H,W,K,S,P", find_depthwise_workloads,
                                                  parse_depthwise_shape, run_depthwise_case});
+  add_peak(bench);
 }
 
 }  // namespace tessel::tools

@@ -3,7 +3,8 @@
 // the tuned ones; the graph passes of --passes) against libtorch running the model's TorchScript
 // file, on the same input in one process, samples alternating between the two; median and spread
 // of each, the speedup, and the largest differences of the outputs. --profile adds the time of each
-// kernel call, and per schedule. The measurement (tools/model_bench.h) is also a model experiment's.
+// kernel call (its GFLOP/s where its anchor has a workload), and per schedule; with --json, the
+// calls are the result's "profile" too. The measurement (tools/model_bench.h) is also a model experiment's.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,12 +12,12 @@
 #include <functional>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <optional>
 #include <thread>
 
 #include "benchmarks/baselines/torchscript_model.h"
 #include "benchmarks/bench_environment.h"
+#include "benchmarks/fma_peak.h"
 #include "compiler/compile_model.h"
 #include "frontends/numpy/npy.h"
 #include "frontends/onnx/onnx_importer.h"
@@ -64,25 +65,50 @@ void settle(const std::function<void()>& run) {
   while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(5));
 }
 
-// Each kernel call's time (median of `runs`), its share, kernel, operators and schedule; then the
-// time per schedule, largest first: where a model's time goes.
-void print_profile(GraphExecutor& exec, const nlohmann::json& graph, int runs) {
+// The model's nominal operations: those of its kernel calls' anchors (graph.json's "flops").
+double nominal_flops(const nlohmann::json& graph) {
+  double flops = 0;
+  for (const auto& node : graph["nodes"]) flops += node.value("flops", 0.0);
+  return flops;
+}
+
+// Each kernel call's time (median of `runs`), kernel, operators and schedule, and its rate in
+// GFLOP/s where its anchor has a workload (the anchor's nominal operations: graph.json's "flops").
+nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs) {
   // The comparison of outputs has just run libtorch: as before each timed sample, let its idle
   // threads fall asleep first. Without the pause, MobileNet-V2's calls on 2 threads summed to
   // 9.6 ms against 4.5 ms for a run, every kernel as slow as on one thread.
   settle([&] { exec.run(); });
   std::vector<double> us = exec.profile_calls(runs);
-  double total = std::accumulate(us.begin(), us.end(), 0.0);
-  std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call)\n", us.size(), total / 1e3, runs);
-  std::map<std::string, std::pair<double, int>> by_schedule;
+  nlohmann::json calls = nlohmann::json::array();
   for (size_t i = 0; i < us.size(); ++i) {
     const nlohmann::json& node = graph["nodes"][i];
     std::string ops;
     for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
-    std::string schedule = node["schedule"];
-    std::printf("  %9.1f us %5.1f%%  %-9s %s  [%s]\n", us[i], 100 * us[i] / total,
-                node["kernel"].get<std::string>().c_str(), ops.c_str(), schedule.c_str());
-    by_schedule[schedule].first += us[i];
+    nlohmann::json call = {{"kernel", node["kernel"]}, {"ops", ops}, {"schedule", node["schedule"]}, {"us", us[i]}};
+    if (node.contains("flops")) call["gflops"] = node["flops"].get<double>() / us[i] * 1e-3;
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+// The calls with their share of the time, then the time per schedule, largest first: where a
+// model's time goes, and how far each kernel is from the machine's peak (tessel bench peak).
+void print_profile(const nlohmann::json& calls, int runs) {
+  double total = 0;
+  for (const auto& c : calls) total += c["us"].get<double>();
+  std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call); GFLOP/s of the anchor's "
+              "nominal operations (tessel bench peak: the machine's)\n",
+              calls.size(), total / 1e3, runs);
+  std::map<std::string, std::pair<double, int>> by_schedule;
+  for (const auto& c : calls) {
+    double us = c["us"];
+    char rate[32] = "";
+    if (c.contains("gflops")) std::snprintf(rate, sizeof rate, "%.1f", c["gflops"].get<double>());
+    std::string schedule = c["schedule"];
+    std::printf("  %9.1f us %5.1f%% %7s  %-9s %s  [%s]\n", us, 100 * us / total, rate,
+                c["kernel"].get<std::string>().c_str(), c["ops"].get<std::string>().c_str(), schedule.c_str());
+    by_schedule[schedule].first += us;
     ++by_schedule[schedule].second;
   }
   std::vector<std::pair<std::string, std::pair<double, int>>> sorted(by_schedule.begin(), by_schedule.end());
@@ -100,6 +126,9 @@ void print_bench(const nlohmann::json& r, int repeats) {
             << " samples each, alternating; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
             << (r["correct"].get<bool>() ? "" : " (NOT within 1e-4 relative, 1e-5 absolute)") << std::endl;
+  std::printf("  tessel at %.1f GFLOP/s (the anchors' nominal %.1f MFLOP); the machine's FMA peak between the "
+              "samples: %.1f GFLOP/s (median)\n",
+              r["tessel_gflops"].get<double>(), r["flops"].get<double>() * 1e-6, r["peak_gflops"].get<double>());
 }
 
 }  // namespace
@@ -135,14 +164,20 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
     settle(run);
     return time_sample_us(run, calls);
   };
+  // The FMA peak between the samples: on a shared VM, 2 threads sometimes deliver one core's.
+  std::vector<double> peak_gflops;
   for (int r = 0; r < a.repeats; ++r) {
     tessel_us.push_back(sample(run_tessel, tessel_calls));
     if (torch) torch_us.push_back(sample(run_torch, torch_calls));
+    peak_gflops.push_back(sample_fma_peak_gflops(target));
   }
   TimingStats t = summarize(tessel_us);
+  double flops = nominal_flops(model.graph);
   nlohmann::json result = {{"model", a.model},         {"tessel_ms", t.median_us / 1e3},
                            {"tessel_spread_pct", t.spread_pct}, {"threads", a.threads},
-                           {"passes", opt.passes_run}, {"records", a.records}};
+                           {"passes", opt.passes_run}, {"records", a.records},
+                           {"flops", flops},           {"tessel_gflops", flops / t.median_us * 1e-3},
+                           {"peak_gflops", summarize(peak_gflops).median_us}};
   if (torch) {
     TimingStats b = summarize(torch_us);
     result["baseline"] = "libtorch";
@@ -174,7 +209,9 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->add_option("--repeats", o.repeats, "timed samples of each side")->capture_default_str();
   cmd->add_option("--passes", o.passes, "graph passes, as for tessel compile");
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
-  cmd->add_flag("--profile", args->profile, "also print the time of each kernel call and of each schedule");
+  cmd->add_flag("--profile", args->profile,
+                "also print the time (and GFLOP/s) of each kernel call and the time of each schedule; with --json, "
+                "also as \"profile\"");
   cmd->add_flag("--json", args->json, "end with one JSON line");
   cmd->callback([args, argv] {
     // libtorch multiplies matrices with OpenBLAS, whose idle workers otherwise spin for ~0.1 s after
@@ -183,11 +220,15 @@ void add_bench_model_command(CLI::App& app, char** argv) {
     reexec_with_benchmark_environment(argv);
     int repeats = args->options.repeats;
     bool profile = args->profile;
+    nlohmann::json calls;
     nlohmann::json r = bench_compiled_model(
         args->options, [&](const nlohmann::json& result, GraphExecutor& exec, const nlohmann::json& graph) {
           print_bench(result, repeats);
-          if (profile) print_profile(exec, graph, repeats);
+          if (!profile) return;
+          calls = profile_calls(exec, graph, repeats);
+          print_profile(calls, repeats);
         });
+    if (profile) r["profile"] = calls;
     if (args->json) std::cout << r.dump() << "\n";
   });
 }

@@ -20,9 +20,10 @@ struct ModelBenchOptions {
 };
 
 // {"model", "tessel_ms", "tessel_spread_pct", "baseline": "libtorch", "baseline_ms", "baseline_spread_pct",
-// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "passes", "records"}; without
-// libtorch only model, tessel_ms, tessel_spread_pct, threads, passes and records. UserError for a
-// bad model, TorchScript file or database.
+// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "passes", "records", "flops" (the
+// anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
+// threads, median of samples taken between the model's: benchmarks/fma_peak.h)}; without libtorch,
+// no baseline keys. UserError for a bad model, TorchScript file or database.
 // `after` (when set) sees the result, the executor and the module's graph JSON once measured (the
 // command prints its line and a per-kernel profile there).
 using AfterBench = std::function<void(const nlohmann::json& result, GraphExecutor&, const nlohmann::json& graph)>;

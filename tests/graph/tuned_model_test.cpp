@@ -265,3 +265,23 @@ TEST_CASE("model tasks: one per distinct anchor workload, weighted by the groups
   CHECK(tasks[1].task.workload().name == "conv2d:1,8,10,10,8,1,1,0");
   CHECK(tasks[1].weight == 1);
 }
+
+TEST_CASE("each kernel call of an anchor with a workload carries its nominal operations", "[graph][tuned]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 14, 12}));
+  Attributes s2p1{{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}};
+  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {16, 8, 3, 3}, 1)}, s2p1);
+  ValueId r = g.add_op("relu", {c});
+  g.add_output(g.add_op("max_pool2d", {r}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}}));
+  CompiledModel model = compile_model(optimize_graph(g));
+  int with_flops = 0;
+  for (const auto& node : model.graph["nodes"]) {
+    INFO(node.dump());
+    CHECK(node.contains("flops") == node["tuning"].contains("workload"));
+    if (!node.contains("flops")) continue;
+    ++with_flops;
+    // 16 outputs x 7 x 6 points, each 8 channels x 3 x 3 multiply-adds
+    CHECK(node["flops"].get<double>() == 2.0 * 16 * 7 * 6 * 8 * 9);
+  }
+  CHECK(with_flops == 1);
+}

@@ -175,6 +175,16 @@ rm -rf "$(dirname "$resume_db")"
 grep -q avx512f /proc/cpuinfo ||
   expect_bad_args "tune for a target this machine cannot run" tune --workload gemm:64 --target "llvm_cpu -isa=avx512"
 
+# bench peak: one JSON object naming the ISA and thread count it measured; a target above the host refused.
+if "$tessel" bench peak --threads 2 --repeats 2 --target "llvm_cpu -isa=sse4" --json | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["op"] == "peak" and obj["isa"] == "sse4" and obj["threads"] == 2 and obj["repeats"] == 2, obj
+assert obj["gflops"] > 0 and abs(obj["per_thread_gflops"] * 2 - obj["gflops"]) < 1e-9 * obj["gflops"], obj
+'; then pass; else fail "bench peak --json breaks its contract"; fi
+grep -q avx512f /proc/cpuinfo ||
+  expect_bad_args "peak of a target this machine cannot run" bench peak --target "llvm_cpu -isa=avx512"
+
 # bench --tuned: a tuned configuration of the database replaces the default schedule, still correct.
 tuned_db=$(mktemp -d)/runs.db
 if "$tessel" tune --workload gemm:96 --trials 4 --repeats 2 --db "$tuned_db" > /dev/null 2>&1 &&
@@ -363,5 +373,13 @@ assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads
 assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
 '; then pass; else fail "bench-model --json breaks the contract"; fi
 expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
+# bench-model --profile --json: every kernel call, the convolutions with their rate.
+if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --profile --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+calls = json.loads(sys.stdin.read())["profile"]
+assert calls and all(c["us"] > 0 and c["kernel"].startswith("fused_") and c["schedule"] for c in calls), calls
+convs = [c for c in calls if "conv2d" in c["ops"]]
+assert convs and all(c["gflops"] > 0 for c in convs), calls
+'; then pass; else fail "bench-model --profile --json has no per-call profile"; fi
 
 finish
