@@ -26,9 +26,10 @@ struct PeakResult {
 };
 
 // Peak single-precision GFLOP/s of `target`'s vector ISA on its thread count (target.cpu().threads),
-// over `repeats` samples (each a few milliseconds) after a warm-up. Chains per thread:
-// 1.5 x the target's FMA pipes x latency, within its registers. SSE4 has no FMA and counts a
-// multiply and an add. The target must run on this machine (Target::check_runs_here).
+// over `repeats` samples (each a few milliseconds) after a 0.1 s warm-up. 12 chains per thread:
+// 1.5 x the 8 that two FMA pipes of latency 4 keep busy, within AVX2's 16 registers. SSE4 has no
+// FMA and counts a multiply and an add. The target must run on this machine
+// (Target::check_runs_here).
 PeakResult measure_fma_peak(const Target& target, int repeats);
 
 // One sample of that peak, after one untimed run: what a benchmark of something else takes

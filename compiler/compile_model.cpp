@@ -8,7 +8,6 @@
 
 #include "backends/backend.h"
 #include "backends/build_input.h"
-#include "compiler/anchor_workload.h"
 #include "compiler/group_schedule.h"
 #include "ops/graph/fused_kernel.h"
 #include "ops/graph/parallel_build.h"
@@ -87,7 +86,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       node["tuning"] = choice.to_json();
       // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a
       // profile can print each kernel's rate against the machine's peak (tessel bench peak).
-      if (auto w = anchor_workload(g, group.anchor)) node["flops"] = w->flops();
+      if (choice.tunable()) node["flops"] = choice.flops;
       for (ValueId v : k.inputs) {
         node["args"].push_back(value_ref(g, plan, v));
         if (g.constant_value(v) && !param_added[v]) {

@@ -89,6 +89,7 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
   std::optional<search::WorkloadSpec> w = anchor_workload(g, group.anchor);
   if (!w) return choice;
   choice.workload = w->name;
+  choice.flops = w->flops();
   if (!records) {
     choice.reason = "no records database given";
     return choice;

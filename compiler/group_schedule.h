@@ -27,6 +27,7 @@ namespace tessel {
 struct GroupSchedule {
   std::string status = "default";  // "tuned", "nearest" or "default"
   std::string workload;            // the anchor's workload ("conv2d:1,64,56,56,64,3,1,1"); empty: none
+  double flops = 0;                // the workload's nominal operations, for profiles; 0: none
   std::string record;              // the record applied (or found and refused): its point, "#42"
   std::string record_shape;        // "nearest": the shape the record was tuned for
   std::string reason;              // "default" with a workload: why no record applied

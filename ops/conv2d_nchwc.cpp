@@ -31,11 +31,13 @@ void check_shapes(const Tensor& data, const Tensor& kernel, int64_t groups) {
                " blocks for ", groups, " groups");
 }
 
-int64_t tensor_bytes(const Tensor& t) {
-  int64_t n = t.dtype().bytes();
+int64_t elements(const Tensor& t) {
+  int64_t n = 1;
   for (int64_t extent : t.shape()) n *= extent;
   return n;
 }
+
+int64_t tensor_bytes(const Tensor& t) { return elements(t) * t.dtype().bytes(); }
 
 // The input (padded, if the convolution pads) and the kernel of the convolution behind `output`.
 struct ConvOperands {
@@ -47,8 +49,6 @@ ConvOperands conv_operands(const Tensor& output) {
   TESSEL_CHECK(c.data.defined() && c.kernel.defined(), "'", c.conv.name(), "' does not read data and a kernel");
   return c;
 }
-
-int64_t elements(const Tensor& t) { return tensor_bytes(t) / t.dtype().bytes(); }
 
 // Multiply-adds of the convolution behind `output` per element of its (padded) input.
 int64_t macs_per_input_element(const Tensor& output) {
