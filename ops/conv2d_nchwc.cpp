@@ -115,7 +115,8 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
   int64_t block = output.shape()[4], lanes = float_lanes(cpu);
   int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
   // Counted in floats, so a block narrower than a vector gets proportionally more columns.
-  int64_t columns = register_tile_columns(output.shape()[3], accumulators * lanes / std::max(block, lanes), cpu);
+  int64_t columns = register_tile_columns(output.shape()[3], accumulators * lanes / std::max(block, lanes),
+                                         float_vectors(cpu, block), cpu);
   // reduction axes: icc 0, icb 1, kh 2, kw 3
   PadPlacement pad =
       macs_per_input_element(output) < kInlinePadMacsPerElement ? PadPlacement::Inline : PadPlacement::Root;

@@ -22,7 +22,8 @@ int64_t choose_depthwise_block(int64_t channels, const Target& target);
 
 // The fallback configuration for a depthwise `output` on `target`: in the blocked layout, a
 // register tile of columns × the channel block whose accumulators fit the register file beside the
-// kernel and input vectors (ops/cpu_tiles.h), columns dividing OW; in NCHW, vectorized row tiles.
+// kernel vectors of every kernel column (ops/cpu_tiles.h), columns dividing OW; in NCHW,
+// vectorized row tiles.
 // The kernel width unrolled; the padding inline (no copy of the input).
 WindowConfig depthwise_fallback_config(const Tensor& output, const Target& target);
 

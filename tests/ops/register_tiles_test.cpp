@@ -29,12 +29,15 @@ void check_fits(const CpuDescription& cpu, int64_t tile_vectors, int64_t operand
   CHECK(tile_vectors + operand_vectors + 1 <= cpu.vector_registers);
 }
 
-// The window tile of `output` (blocked, the block vectorized) under `config` fits the registers.
-void check_window_fits(const CpuDescription& cpu, const Tensor& output, const WindowConfig& config) {
+// The window tile of `output` (blocked, the block vectorized) under `config` fits the registers
+// beside `live_kernel_vectors` operand vectors per block vector (depthwise: the kernel columns an
+// unrolled kernel width keeps live).
+void check_window_fits(const CpuDescription& cpu, const Tensor& output, const WindowConfig& config,
+                       int64_t live_kernel_vectors = 1) {
   int64_t block = output.shape()[4];
   CHECK(block % float_lanes(cpu) == 0);
   int64_t vectors = float_vectors(cpu, block);
-  check_fits(cpu, config.rows * config.columns * vectors, vectors);
+  check_fits(cpu, config.rows * config.columns * vectors, vectors * live_kernel_vectors);
 }
 
 }  // namespace
@@ -65,20 +68,31 @@ TEST_CASE("conv2d and depthwise register tiles fit the register file", "[ops][ti
     for (const auto& w : mobilenet_depthwise_workloads()) {
       INFO(target.key() << " " << w.name);
       OpInstance op = depthwise_instance(w.shape, target);
-      check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target));
+      check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target), w.shape.k);
     }
   }
 }
 
-TEST_CASE("window tiles divide the output width with 32 registers and balance partial tiles with 16",
+TEST_CASE("window tiles divide the output width unless, with 16 registers, the divisor cannot hide the FMA latency",
           "[ops][tiles]") {
   Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
-  // (OW, limit) -> AVX2 columns: the fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
-  for (auto [ow, limit, balanced, divisor] : std::vector<std::array<int64_t, 4>>{
-           {7, 6, 4, 1}, {14, 6, 5, 2}, {28, 6, 6, 4}, {56, 6, 6, 4}, {112, 6, 6, 4}, {12, 6, 6, 6}, {10, 6, 5, 5}}) {
-    INFO("OW " << ow << ", at most " << limit);
-    CHECK(register_tile_columns(ow, limit, avx2.cpu()) == balanced);
-    CHECK(register_tile_columns(ow, limit, avx512.cpu()) == divisor);
+  REQUIRE(avx2.cpu().min_accumulators() == 8);
+  // (OW, limit, vectors per column) -> AVX2 columns: a divisor of OW with at least 8 accumulators,
+  // else the fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
+  for (auto [ow, limit, vectors, avx2_columns, avx512_columns] : std::vector<std::array<int64_t, 5>>{
+           {7, 6, 2, 4, 1},     // 4 + 3: no divisor up to 6 but 1
+           {14, 6, 2, 5, 2},    // 5 + 5 + 4: the divisor 2 would give 4 accumulators
+           {28, 6, 2, 4, 4},    // 4 × 2 vectors = 8 accumulators: the divisor
+           {56, 6, 2, 4, 4},    //
+           {112, 6, 2, 4, 4},   //
+           {12, 6, 2, 6, 6},    // the limit divides
+           {10, 6, 2, 5, 5},    // a divisor of three quarters of the limit
+           {56, 13, 1, 8, 8},   // one vector per column: 8 columns
+           {28, 13, 1, 10, 7},  // 7 accumulators: 10 + 10 + 8
+           {14, 13, 1, 7, 7}}) {
+    INFO("OW " << ow << ", at most " << limit << " columns of " << vectors << " vectors");
+    CHECK(register_tile_columns(ow, limit, vectors, avx2.cpu()) == avx2_columns);
+    CHECK(register_tile_columns(ow, limit, vectors, avx512.cpu()) == avx512_columns);
   }
 }
 

@@ -88,6 +88,12 @@ TEST_CASE("template spaces derive their choices from the target", "[search][temp
   CHECK(avx2_columns.choices.back() == nlohmann::json{4, 8});
   CHECK(avx2_columns.index_of({5, 6}) > 0);
   CHECK(knobs_of(c6_avx512).knob("tile_ow").choices.back() == nlohmann::json{2, 14});
+  // The widest column tile follows the target, not the default's choice: AVX2's depthwise default
+  // is 8 columns (its 3 kernel vectors stay live), yet the space still offers the 14 it offered when
+  // the default was 14, so records measured over it keep their numbering.
+  Task d1 = Task::create("D1", "template", nullptr, avx2);
+  CHECK(default_config(d1).split("tile_ow") == std::vector<int64_t>{14, 8});
+  CHECK(knobs_of(d1).knob("tile_ow").index_of({8, 14}) > 0);
 }
 
 TEST_CASE("conv2d template configurations compute the convolution", "[search][templates]") {
