@@ -39,22 +39,13 @@ int64_t elements(const Tensor& t) {
 
 int64_t tensor_bytes(const Tensor& t) { return elements(t) * t.dtype().bytes(); }
 
-// The input (padded, if the convolution pads) and the kernel of the convolution behind `output`.
-struct ConvOperands {
-  Tensor conv, data, kernel;
-};
-ConvOperands conv_operands(const Tensor& output) {
-  ConvOperands c{find_by_tag(output, "conv2d_nchwc"), Tensor(), Tensor()};
-  for (const Tensor& in : input_tensors(c.conv)) (in.ndim() == 6 ? c.kernel : c.data) = in;
-  TESSEL_CHECK(c.data.defined() && c.kernel.defined(), "'", c.conv.name(), "' does not read data and a kernel");
-  return c;
-}
+WindowOperands conv_operands(const Tensor& output) { return window_operands(output, "conv2d_nchwc"); }
 
 // Multiply-adds of the convolution behind `output` per element of its (padded) input.
 int64_t macs_per_input_element(const Tensor& output) {
-  ConvOperands c = conv_operands(output);
+  WindowOperands c = conv_operands(output);
   const auto& k = c.kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
-  return elements(c.conv) * k[1] * k[2] * k[3] * k[4] / elements(c.data);
+  return elements(c.stage) * k[1] * k[2] * k[3] * k[4] / elements(c.data);
 }
 
 // Below this many multiply-adds per input element, the convolution reads its input through the

@@ -31,14 +31,6 @@ std::array<int64_t, 2> output_extents(const Tensor& data, const Tensor& kernel, 
           conv_output_extent(data.shape()[3], kernel.shape()[3], p.stride[1], p.padding[1], p.dilation[1], op)};
 }
 
-// The kernel width of the blocked depthwise convolution behind `output`.
-int64_t kernel_width(const Tensor& output) {
-  for (const Tensor& in : input_tensors(find_by_tag(output, "depthwise_conv2d_nchwc")))
-    if (in.ndim() == 6) return in.shape()[3];
-  TESSEL_CHECK(false, "'", output.name(), "' reads no depthwise kernel");
-  return 1;
-}
-
 }  // namespace
 
 Tensor depthwise_conv2d_nchw(const Tensor& data, const Tensor& kernel, const Conv2dParams& p,
@@ -93,7 +85,8 @@ WindowConfig depthwise_fallback_config(const Tensor& output, const Target& targe
     // beside the accumulators (the input vectors it reads as the FMAs' memory operands). Counting
     // one kernel vector gave AVX2 14-column tiles of 8-channel blocks that spilled about every other
     // FMA (D1-D7 ran 18-37% slower than with 7-8 columns, Zen 3).
-    int64_t operands = float_vectors(cpu, block) * kernel_width(output);
+    int64_t kernel_width = window_operands(output, "depthwise_conv2d_nchwc").kernel.shape()[3];
+    int64_t operands = float_vectors(cpu, block) * kernel_width;
     int64_t accumulators = accumulator_budget(cpu, operands, kWindowAccumulatorCap);
     config.columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
   }

@@ -60,6 +60,14 @@ Tensor output_accumulator(Schedule& s, const Tensor& output);
 // included): schedules use it to find their anchor stage. Throws InternalError if absent.
 Tensor find_by_tag(const Tensor& output, const std::string& tag);
 
+// The blocked window stage tagged `tag` behind `output` (a conv2d_nchwc or depthwise_conv2d_nchwc)
+// with what it reads: its input (padded, if it pads) and its 6-D kernel [OCb, ICc, KH, KW, ib, ob].
+// Throws InternalError if the stage does not read both.
+struct WindowOperands {
+  Tensor stage, data, kernel;
+};
+WindowOperands window_operands(const Tensor& output, const std::string& tag);
+
 }  // namespace tessel::ops
 
 // Registers the schedule of operations tagged `tag` on devices of kind `device` (cpu, gpu,

@@ -33,14 +33,13 @@ bool unrolls(const ops::WindowConfig& config, int axis) {
 }
 
 // The widest column tile the space offers: as many columns as kWindowAccumulatorCap accumulators
-// give the output block, at least half the vector registers and the fallback's. It follows the
-// target, not the fallback's choice, so a better default tile leaves the space, and the numbering
-// of the records measured over it, as it was (the AVX2 depthwise default went from 14 columns to 8;
-// its space still offers 14).
+// give the output block (every fallback tile obeys that cap), at least half the vector registers.
+// It follows the target, not the fallback's choice, so a better default tile leaves the space, and
+// the numbering of the records measured over it, as it was (the AVX2 depthwise default went from
+// 14 columns to 8; its space still offers 14).
 int64_t widest_column_tile(const WindowOperator& op, const CpuDescription& cpu) {
   int64_t block = op.instance.output.shape()[4], lanes = ops::float_lanes(cpu);
-  return std::max(max_register_tile(cpu, op.fallback.columns),
-                  ops::kWindowAccumulatorCap * lanes / std::max(block, lanes));
+  return max_register_tile(cpu, ops::kWindowAccumulatorCap * lanes / std::max(block, lanes));
 }
 
 class WindowTemplate : public ScheduleTemplate {
