@@ -27,7 +27,8 @@ struct Conv2dBlocks {
 Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int64_t groups, const Target& target);
 
 // The fallback configuration for a conv2d_nchwc `output` on `target`: a register tile of columns ×
-// the output block whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
+// the output block (× conv2d_tile_channel_blocks blocks, then with the fewest columns that hide the
+// FMA latency) whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
 // or, with 16 registers where no divisor hides the FMA latency, balanced partial tiles
 // (register_tile_columns); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
@@ -35,6 +36,13 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // and the parallel order of rows_outer_pays; padding at the root, inline below 128 multiply-adds per
 // input element (where copying the input costs about as much as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
+
+// Output channel blocks one register tile of a conv2d_nchwc `output` spans on `cpu`
+// (WindowConfig::channel_blocks). Where the FMAs cannot take a broadcast operand from memory (AVX2)
+// and the block is one vector, a tile one vector wide issues a broadcast load per FMA; grouping up
+// to three blocks of a group (MobileNet-V2's 24 channels: 3 x 8) shares each broadcast among them.
+// 1 elsewhere: AVX-512's FMAs broadcast from memory, and blocks of two vectors already share it.
+int64_t conv2d_tile_channel_blocks(const Tensor& output, const CpuDescription& cpu);
 
 // Whether a conv2d_nchwc `output` runs faster with row tiles outside the output channel blocks in
 // its parallel loop (WindowConfig::rows_outer): when each thread's L2 holds the kernel with the

@@ -36,6 +36,10 @@ inline int64_t gemm_accumulator_cap(const CpuDescription& cpu) { return 2 * cpu.
 // tiles include good ones (8 × 2 vectors, 7 × 2), and the AVX-512 schedules stay as they were.
 inline bool partial_register_tiles(const CpuDescription& cpu) { return cpu.vector_registers < 32; }
 
+// Whether an FMA can take its broadcast operand from memory (AVX-512's embedded broadcast). Where it
+// cannot (AVX2), every broadcast element is a load of its own beside the FMAs' loads.
+inline bool fma_broadcast_operands(const CpuDescription& cpu) { return cpu.isa >= CpuIsa::AVX512; }
+
 // Whether a window operator's register tile may also unroll the kernel width: the unrolled body
 // reuses each input broadcast across columns and kernel columns, and LLVM keeps the kernel vectors
 // of every kernel column live with them. That fits 32 vector registers (the AVX-512 conv2d schedule);

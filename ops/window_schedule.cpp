@@ -33,7 +33,12 @@ struct OutputTiles {
 
 OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
-  IterVar channels = c.axis(1), row_tiles = c.axis(2);
+  IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner;
+  if (config.channel_blocks > 1) {
+    std::tie(channels, channels_inner) = c.split(channels, config.channel_blocks);
+    c.reorder({channels, row_tiles, column_tiles, channels_inner});
+    c.unroll(channels_inner);
+  }
   if (config.rows > 1) {
     IterVar rows;
     std::tie(row_tiles, rows) = c.split(row_tiles, config.rows);
@@ -57,6 +62,11 @@ void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool bloc
   cc.compute_at(c, at);
   std::vector<IterVar> order;
   for (int r : config.reduce_order) order.push_back(cc.reduce_axis(r));
+  if (config.channel_blocks > 1) {
+    IterVar channels = cc.split(cc.axis(1), config.channel_blocks).second;
+    cc.unroll(channels);
+    order.push_back(channels);
+  }
   if (config.rows > 1) {
     IterVar rows = cc.split(cc.axis(2), config.rows).second;
     cc.unroll(rows);
@@ -83,6 +93,10 @@ void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const Wi
   if (config.rows < 1 || config.columns < 1)
     user_error("window schedule of '", out.name(), "': the register tile ", config.rows, "x", config.columns,
                " must have positive rows and columns");
+  int64_t blocks = blocked ? out.shape()[1] : 1;
+  if (config.channel_blocks < 1 || blocks % config.channel_blocks != 0)
+    user_error("window schedule of '", out.name(), "': ", config.channel_blocks, " channel blocks per register tile",
+               " must divide the output's ", blocks, " channel blocks (1 for an unblocked layout); use a divisor");
   Stage c = s[out];
   OutputTiles tiles = schedule_output(c, blocked, config);
   Tensor pad = pad_stage_of(s, acc);

@@ -31,12 +31,17 @@ struct WindowConfig {
   // tile reads stay in cache while every channel block uses them (layers whose input outweighs
   // their kernel: ops::rows_outer_pays).
   bool rows_outer = false;
+  // Output channel blocks per register tile (blocked layouts; must divide the blocks): with a
+  // block of one vector, each broadcast input element then feeds that many FMAs. Unrolled in the
+  // tile, outside its columns.
+  int64_t channel_blocks = 1;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write
 // of out, or the sum stage of an average) and is attached at out's column tiles. A "pad" stage
 // read by acc is placed as config.pad says. Columns (4-D) or the channel block (5-D) are
-// vectorized. Throws UserError if a factor is not positive or an axis index is out of range.
+// vectorized. Throws UserError if a factor is not positive, channel_blocks does not divide the
+// blocks, or an axis index is out of range.
 void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config);
 
 // Places the "pad" stage `consumer` reads, if any: at the root (in parallel over channels,

@@ -24,6 +24,7 @@ struct WindowOperator {
   std::vector<std::vector<int>> reduce_orders;  // the first is the ops/ default
   int kernel_h_axis, kernel_w_axis;             // reduction-axis indices of the kernel window
   bool parallel_order_knob;                     // whether the parallel loop's order is a knob
+  int64_t channel_blocks;                       // output channel blocks a tile may span; 1: no knob
   Schedule (*schedule)(const Tensor& output, const ops::WindowConfig& config);
   ops::WindowConfig fallback;                   // the target's default configuration
 };
@@ -53,6 +54,8 @@ class WindowTemplate : public ScheduleTemplate {
     space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
     space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
     if (op_.parallel_order_knob) space_.add(categorical_knob("parallel", {"channels", "rows"}));
+    // Last, one block (the schedule before the knob) first: older records keep their points.
+    if (op_.channel_blocks > 1) space_.add(categorical_knob("channel_blocks", {1, op_.channel_blocks}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -66,6 +69,7 @@ class WindowTemplate : public ScheduleTemplate {
                             {"unroll_kw", unrolls(f, op_.kernel_w_axis) ? "unroll" : "none"},
                             {"unroll_kh", unrolls(f, op_.kernel_h_axis) ? "unroll" : "none"}};
     if (op_.parallel_order_knob) knobs["parallel"] = f.rows_outer ? "rows" : "channels";
+    if (op_.channel_blocks > 1) knobs["channel_blocks"] = f.channel_blocks;
     return space_.from_json(knobs);
   }
 
@@ -97,6 +101,7 @@ class WindowTemplate : public ScheduleTemplate {
     if (config.annotation("unroll_kw") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_w_axis);
     if (config.annotation("unroll_kh") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_h_axis);
     if (op_.parallel_order_knob) window.rows_outer = config.get_string("parallel") == "rows";
+    if (op_.channel_blocks > 1) window.channel_blocks = config.get_int("channel_blocks");
     return window;
   }
 
@@ -116,8 +121,10 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   // last knob, "channels" (the order before) first, so older records still apply (config_space.h).
   // The 32-register spaces stay those the recorded sets (datasets/recorded) were measured over.
   bool parallel_order_knob = !ops::unrolled_window_fits(target.cpu());
+  int64_t channel_blocks = ops::conv2d_tile_channel_blocks(op.output, target.cpu());
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, orders, 2, 3, parallel_order_knob, ops::schedule_conv2d_nchwc, fallback}, target);
+      WindowOperator{op, orders, 2, 3, parallel_order_knob, channel_blocks, ops::schedule_conv2d_nchwc, fallback},
+      target);
 }
 
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
@@ -125,7 +132,7 @@ std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseS
   ops::WindowConfig fallback = ops::depthwise_fallback_config(op.output, target);
   // reduction axes: ry 0, rx 1
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, ops::schedule_depthwise_conv2d, fallback}, target);
+      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, ops::schedule_depthwise_conv2d, fallback}, target);
 }
 
 }  // namespace tessel::search

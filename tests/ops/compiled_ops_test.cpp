@@ -94,6 +94,26 @@ TEST_CASE("compiled conv2d in NCHW and NCHWc matches the interpreter", "[ops][co
     }
 }
 
+TEST_CASE("conv2d register tiles spanning output channel blocks match the interpreter", "[ops][compiled]") {
+  // 24 and 2 x 24 output channels: on AVX2 the default tile spans 3 blocks of 8 (and partial column
+  // tiles: 7 = 3 + 3 + 1); the parameter forces the grouping on any target.
+  const Conv convs[] = {{{1, 16, 5, 7}, {24, 16, 1, 1}, {}},
+                        {{1, 8, 6, 7}, {24, 8, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, 1}},
+                        {{1, 16, 5, 5}, {48, 8, 3, 3}, {{2, 2}, {1, 1}, {1, 1}, 2}}};
+  for (const Target& target : test::runnable_cpu_targets())
+    for (const Conv& c : convs) {
+      Tensor x = input(c.data, "x"), w = input(c.kernel, "w");
+      int64_t ib = choose_conv2d_blocks(c.data[1], c.kernel[0], c.p.groups, target).ib;
+      Tensor xb = input(nchw_to_nchwc(x, ib).shape(), "xb"), wb = input(oihw_to_oihwio(w, ib, 8).shape(), "wb");
+      Tensor y = conv2d_nchwc(xb, wb, c.p);
+      check_compiled(y, {xb, wb}, target);
+      check_compiled(y, {xb, wb}, target, {{"channel_blocks", 3}});
+    }
+  Tensor xb = input({1, 2, 5, 5, 8}, "xb"), wb = input({4, 2, 1, 1, 8, 8}, "wb");
+  CHECK_THROWS_WITH(default_schedule(conv2d_nchwc(xb, wb, {}), Target::host(), {{"channel_blocks", 3}}),
+                    Catch::Contains("must divide the output's 4 channel blocks"));
+}
+
 TEST_CASE("compiled depthwise conv2d matches the interpreter", "[ops][compiled]") {
   for (const Target& target : test::runnable_cpu_targets())
     for (const Conv& c : kConvs) {

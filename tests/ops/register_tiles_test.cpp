@@ -96,6 +96,29 @@ TEST_CASE("window tiles divide the output width unless, with 16 registers, the d
   }
 }
 
+TEST_CASE("without broadcast operands, conv2d tiles of one-vector blocks span up to three output blocks",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
+  auto default_blocks = [](int64_t out_channels, const Target& target) {
+    OpInstance op = conv2d_instance({1, 96, 56, 56, out_channels, 1, 1, 1, 0}, target);
+    return conv2d_fallback_config(op.output, target).channel_blocks;
+  };
+  // MobileNet-V2's 24-channel 1x1 layer: 3 blocks of 8 on AVX2, 3 columns (9 accumulators hide the
+  // latency; 3 + 3 + 1 = 13 registers, 3 spare) with a partial last tile (56 = 18 x 3 + 2).
+  OpInstance op = conv2d_instance({1, 96, 56, 56, 24, 1, 1, 1, 0}, avx2);
+  WindowConfig config = conv2d_fallback_config(op.output, avx2);
+  CHECK(op.output.shape()[4] == 8);
+  CHECK(config.channel_blocks == 3);
+  CHECK(config.columns == 3);
+  check_fits(avx2.cpu(), config.channel_blocks * config.columns, config.channel_blocks);
+  // AVX-512's FMAs broadcast from memory; two-vector blocks already share each broadcast; 40
+  // channels are 5 blocks, which no group of 2 or 3 divides.
+  CHECK(default_blocks(24, avx512) == 1);
+  CHECK(default_blocks(32, avx2) == 1);
+  CHECK(default_blocks(40, avx2) == 1);
+  CHECK(default_blocks(72, avx2) == 3);
+}
+
 TEST_CASE("16-register conv2d defaults run row tiles outside channel blocks where the kernel stays in L2",
           "[ops][tiles]") {
   // A Zen 3 core's 512 KB L2: C1-C5 and C8 read inputs larger than their kernels; C6, C7, C9, C10

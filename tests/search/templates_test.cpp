@@ -94,6 +94,16 @@ TEST_CASE("template spaces derive their choices from the target", "[search][temp
   Task d1 = Task::create("D1", "template", nullptr, avx2);
   CHECK(default_config(d1).split("tile_ow") == std::vector<int64_t>{14, 8});
   CHECK(knobs_of(d1).knob("tile_ow").index_of({8, 14}) > 0);
+  // A tile spanning output channel blocks is the last knob, one block first, so records measured
+  // before it existed keep their index; only where the default groups blocks (AVX2, 24 channels).
+  Task c24 = Task::create("conv2d:1,96,56,56,24,1,1,0", "template", nullptr, avx2);
+  CHECK(knobs_of(c24).knobs().back().name == "channel_blocks");
+  CHECK(knobs_of(c24).knobs().back().choices == std::vector<nlohmann::json>{1, 3});
+  CHECK(default_config(c24).get_int("channel_blocks") == 3);
+  CHECK(knobs_of(c24).get(0).get_int("channel_blocks") == 1);
+  CHECK(knobs_of(c6_avx2).knobs().back().name == "parallel");
+  CHECK(knobs_of(Task::create("conv2d:1,96,56,56,24,1,1,0", "template", nullptr, avx512)).knobs().back().name !=
+        "channel_blocks");
 }
 
 TEST_CASE("conv2d template configurations compute the convolution", "[search][templates]") {
@@ -103,6 +113,8 @@ TEST_CASE("conv2d template configurations compute the convolution", "[search][te
   Task strided = Task::create("conv2d:1,16,7,7,16,3,2,1", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
   CHECK(knobs_of(strided).knob("parallel").choices.size() == 2);
   check_configs(strided, covering_configs(knobs_of(strided), default_config(strided), 4));
+  Task blocks24 = Task::create("conv2d:1,16,7,7,24,3,1,1", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  check_configs(blocks24, covering_configs(knobs_of(blocks24), default_config(blocks24), 4));
 }
 
 TEST_CASE("every configuration of a tiny depthwise layer computes the convolution", "[search][templates]") {
@@ -120,7 +132,8 @@ TEST_CASE("winograd template configurations compute the convolution", "[search][
 
 TEST_CASE("the default configuration is the ops/ default schedule on every CPU target", "[search][templates]") {
   for (const char* isa : {"sse4", "avx2", "avx512"})
-    for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "D3", "D9", "winograd:1,64,14,14,64,1,4",
+    for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "conv2d:1,96,14,14,24,1,1,0", "D3", "D9",
+                                 "winograd:1,64,14,14,64,1,4",
                                  "winograd:1,64,7,7,64,1,2"}) {
       Target target = Target::parse(std::string("llvm_cpu -isa=") + isa);
       Task task = Task::create(workload, "template", nullptr, target);
