@@ -58,8 +58,8 @@ constexpr int64_t kInlinePadMacsPerElement = 128;
 // Most vector registers one column of a register tile spans when it groups output channel blocks:
 // 3 columns of 3 vectors leave LLVM three registers beside the 9 accumulators, 3 kernel vectors and
 // the broadcast to load the next step early. Measured on AVX2 (Zen 3), 2 threads, MobileNet-V2's
-// 24-channel 1x1 layers at 56x56: 3 x 3 ran 1.02-1.17x oneDNN, 3 x 4 (16 registers) 0.88-0.98x,
-// 3 x 2 0.82-0.88x and the 8 x 1-vector tile before 0.69-0.82x.
+// 24-channel 1x1 layers at 56x56: 3 x 3 ran 1.02-1.17x oneDNN, 3 x 4 (16 registers) 0.85-0.98x,
+// 3 x 2 0.82-0.88x and the 8 x 1-vector tile before 0.69-0.92x.
 constexpr int64_t kMaxColumnVectors = 3;
 
 // The columns of a tile `column_vectors` wide: the fewest that hide the FMA latency, which leaves
