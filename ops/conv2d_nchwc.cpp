@@ -62,11 +62,20 @@ constexpr int64_t kInlinePadMacsPerElement = 128;
 // 3 x 2 0.82-0.88x and the 8 x 1-vector tile before 0.69-0.92x.
 constexpr int64_t kMaxColumnVectors = 3;
 
-// The columns of a tile `column_vectors` wide: the fewest that hide the FMA latency, which leaves
-// the most registers spare.
-int64_t grouped_tile_columns(int64_t ow, int64_t column_vectors, const CpuDescription& cpu) {
-  int64_t limit = (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
-  return register_tile_columns(ow, limit, column_vectors, cpu);
+// The default tile's columns for `output` with `channel_blocks` blocks per tile. Spanning blocks:
+// the fewest columns that hide the FMA latency, which leaves the most registers spare. One block:
+// as many as the accumulator budget allows, counted in floats, so a block narrower than a vector
+// gets proportionally more columns (register_tile_columns prefers a divisor of OW).
+int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu) {
+  int64_t block = output.shape()[4], ow = output.shape()[3];
+  int64_t lanes = float_lanes(cpu), block_vectors = float_vectors(cpu, block);
+  if (channel_blocks > 1) {
+    int64_t column_vectors = channel_blocks * block_vectors;
+    int64_t latency_columns = (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
+    return register_tile_columns(ow, latency_columns, column_vectors, cpu);
+  }
+  int64_t accumulators = accumulator_budget(cpu, block_vectors, kWindowAccumulatorCap);
+  return register_tile_columns(ow, accumulators * lanes / std::max(block, lanes), block_vectors, cpu);
 }
 
 }  // namespace
@@ -125,14 +134,8 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) {
   const CpuDescription& cpu = target.cpu();
-  int64_t block = output.shape()[4], lanes = float_lanes(cpu), ow = output.shape()[3];
   int64_t channel_blocks = conv2d_tile_channel_blocks(output, cpu);
-  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
-  // Counted in floats, so a block narrower than a vector gets proportionally more columns.
-  int64_t columns = channel_blocks > 1
-                        ? grouped_tile_columns(ow, channel_blocks * float_vectors(cpu, block), cpu)
-                        : register_tile_columns(ow, accumulators * lanes / std::max(block, lanes),
-                                                float_vectors(cpu, block), cpu);
+  int64_t columns = default_tile_columns(output, channel_blocks, cpu);
   // reduction axes: icc 0, icb 1, kh 2, kw 3
   PadPlacement pad =
       macs_per_input_element(output) < kInlinePadMacsPerElement ? PadPlacement::Inline : PadPlacement::Root;
