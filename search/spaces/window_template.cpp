@@ -24,7 +24,9 @@ struct WindowOperator {
   std::vector<std::vector<int>> reduce_orders;  // the first is the ops/ default
   int kernel_h_axis, kernel_w_axis;             // reduction-axis indices of the kernel window
   bool parallel_order_knob;                     // whether the parallel loop's order is a knob
-  int64_t channel_blocks;                       // output channel blocks a tile may span; 1: no knob
+  // Output channel blocks a tile may span (1: no knob), from the target as the widest column tile
+  // is, not from the fallback's choice, so the space does not change with the default.
+  int64_t channel_blocks;
   Schedule (*schedule)(const Tensor& output, const ops::WindowConfig& config);
   ops::WindowConfig fallback;                   // the target's default configuration
 };

@@ -31,13 +31,13 @@ void check_fits(const CpuDescription& cpu, int64_t tile_vectors, int64_t operand
 
 // The window tile of `output` (blocked, the block vectorized) under `config` fits the registers
 // beside `live_kernel_vectors` operand vectors per block vector (depthwise: the kernel columns an
-// unrolled kernel width keeps live).
+// unrolled kernel width keeps live); a tile spanning channel blocks holds each block's vectors.
 void check_window_fits(const CpuDescription& cpu, const Tensor& output, const WindowConfig& config,
                        int64_t live_kernel_vectors = 1) {
   int64_t block = output.shape()[4];
   CHECK(block % float_lanes(cpu) == 0);
-  int64_t vectors = float_vectors(cpu, block);
-  check_fits(cpu, config.rows * config.columns * vectors, vectors * live_kernel_vectors);
+  int64_t column_vectors = config.channel_blocks * float_vectors(cpu, block);
+  check_fits(cpu, config.rows * config.columns * column_vectors, column_vectors * live_kernel_vectors);
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ TEST_CASE("without broadcast operands, conv2d tiles of one-vector blocks span up
   CHECK(op.output.shape()[4] == 8);
   CHECK(config.channel_blocks == 3);
   CHECK(config.columns == 3);
-  check_fits(avx2.cpu(), config.channel_blocks * config.columns, config.channel_blocks);
+  check_window_fits(avx2.cpu(), op.output, config);
   // AVX-512's FMAs broadcast from memory; two-vector blocks already share each broadcast; 40
   // channels are 5 blocks, which no group of 2 or 3 divides.
   CHECK(default_blocks(24, avx512) == 1);
