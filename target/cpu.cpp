@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <fstream>
 #include <string>
 #include <thread>
@@ -30,18 +33,65 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-// Fills the cache sizes the kernel reports for cpu0; leaves the defaults where it says nothing
-// (some virtual machines expose no cache topology).
-void read_host_caches(CpuDescription& cpu) {
+void set_cache_size(CpuDescription& cpu, int level, int64_t bytes) {
+  if (bytes <= 0) return;
+  if (level == 1) cpu.l1d_bytes = bytes;
+  if (level == 2) cpu.l2_bytes = bytes;
+  if (level == 3) cpu.l3_bytes = bytes;
+}
+
+// The data and unified caches the kernel reports for cpu0; false if it reports none (some
+// virtual machines expose no cache topology in sysfs).
+bool read_sysfs_caches(CpuDescription& cpu) {
+  bool found = false;
   for (int index = 0; index < 8; ++index) {
     std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     std::string level = read_line(dir + "level"), type = read_line(dir + "type");
     int64_t size = parse_cache_size(read_line(dir + "size"));
     if (level.empty() || size == 0 || type == "Instruction") continue;
-    if (level == "1") cpu.l1d_bytes = size;
-    if (level == "2") cpu.l2_bytes = size;
-    if (level == "3") cpu.l3_bytes = size;
+    set_cache_size(cpu, std::stoi(level), size);
+    found = true;
   }
+  return found;
+}
+
+// The same from the CPU itself: the deterministic cache leaf (Intel's 4, AMD's 0x8000001D), else
+// AMD's older size leaves (0x80000005/6), which hypervisors that hide the topology still pass on.
+bool read_cpuid_caches(CpuDescription& cpu) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned max_basic = __get_cpuid_max(0, nullptr), max_extended = __get_cpuid_max(0x80000000, nullptr);
+  for (unsigned leaf : {4u, 0x8000001Du}) {
+    if (leaf > (leaf < 0x80000000 ? max_basic : max_extended)) continue;
+    bool found = false;
+    for (unsigned index = 0; index < 8; ++index) {
+      unsigned a, b, c, d;
+      __cpuid_count(leaf, index, a, b, c, d);
+      unsigned type = a & 31;  // 0: no more caches, 1: data, 2: instruction, 3: unified
+      if (type == 0) break;
+      if (type == 2) continue;
+      int64_t ways = ((b >> 22) & 0x3ff) + 1, partitions = ((b >> 12) & 0x3ff) + 1, line = (b & 0xfff) + 1;
+      set_cache_size(cpu, (a >> 5) & 7, ways * partitions * line * (int64_t{c} + 1));
+      found = true;
+    }
+    if (found) return true;
+  }
+  if (max_extended < 0x80000006) return false;
+  unsigned a, b, c, d;
+  __cpuid(0x80000005, a, b, c, d);
+  set_cache_size(cpu, 1, int64_t{c >> 24} << 10);  // L1d in KB
+  __cpuid(0x80000006, a, b, c, d);
+  set_cache_size(cpu, 2, int64_t{c >> 16} << 10);                // L2 in KB
+  set_cache_size(cpu, 3, int64_t{d >> 18} * (512 << 10));          // L3 in 512 KB units
+  return (c >> 16) != 0;
+#else
+  (void)cpu;
+  return false;
+#endif
+}
+
+// Fills the cache sizes from sysfs, else CPUID; leaves the defaults where neither says anything.
+void read_host_caches(CpuDescription& cpu) {
+  if (!read_sysfs_caches(cpu)) read_cpuid_caches(cpu);
 }
 
 CpuIsa detect_host_isa() {

@@ -48,7 +48,7 @@ int isa_vector_bits(CpuIsa isa);
 int isa_vector_registers(CpuIsa isa);
 
 // This machine's CPU: its highest ISA level (as the CPU and OS support it), caches (from the
-// kernel's sysfs, with common sizes where the kernel does not say) and hardware thread count.
+// kernel's sysfs, else from CPUID, else common sizes) and hardware thread count.
 // Computed once.
 const CpuDescription& host_cpu();
 

@@ -250,9 +250,12 @@ TEST_CASE("a damaged database is refused before any write, and left unchanged", 
   std::vector<TrialRecord> written = write_database(path, 400);
   std::string intact = file_bytes(path);
   REQUIRE(intact.size() >= 8 * 4096);
-  // Garbage over a page of the trials table near the end, leaving the meta table readable.
+  // Garbage over the last page holding trial rows (found by their error text, as the table's and
+  // its indexes' pages lie differently with the task's key on each machine), leaving the meta
+  // table readable.
   std::string damaged = intact;
-  size_t page = damaged.size() / 4096 - 2;
+  size_t page = intact.rfind(written.front().result.error) / 4096;
+  REQUIRE(page > 0);
   for (size_t i = 0; i < 4096; ++i) damaged[page * 4096 + i] = static_cast<char>(0xA5 ^ i);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged;
 
