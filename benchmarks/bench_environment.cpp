@@ -11,6 +11,7 @@
 
 #include "benchmarks/baselines/onednn.h"
 #include "benchmarks/baselines/openblas.h"
+#include "benchmarks/baselines/torchscript_model.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -27,7 +28,7 @@ void reexec_self(char** argv) {
 nlohmann::json benchmark_environment() {
   nlohmann::json out = nlohmann::json::object();
   for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_THREAD_TIMEOUT", "ONEDNN_MAX_CPU_ISA",
-                           "DNNL_MAX_CPU_ISA", "GOMP_SPINCOUNT", "OMP_WAIT_POLICY"}) {
+                           "DNNL_MAX_CPU_ISA", "ATEN_CPU_CAPABILITY", "GOMP_SPINCOUNT", "OMP_WAIT_POLICY"}) {
     const char* value = std::getenv(name);
     out[name] = value ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
@@ -37,6 +38,7 @@ nlohmann::json benchmark_environment() {
 void reexec_with_benchmark_environment(char** argv, const Target& target) {
   bool changed = set_openblas_presets_for(target);
   changed |= set_onednn_max_isa_for(target);
+  changed |= set_libtorch_capability_for(target);
   changed |= stop_openblas_idle_spinning();
   changed |= limit_openmp_spin_wait();
   if (changed) reexec_self(argv);

@@ -33,11 +33,15 @@ Stats stats_of(const std::vector<double>& v) {
   return s;
 }
 
-// The best GFLOP/s any run of the experiment found, per workload.
-std::map<std::string, double> best_per_workload(const ExperimentConfig& config, const std::vector<RunResult>& runs) {
+// What a run's search is measured against: its workload on its target (an AVX2 run cannot reach
+// what the AVX-512 runs of the same workload found).
+std::string search_problem(const Configuration& c) { return c.workload + "|" + c.target; }
+
+// The best GFLOP/s any run of the experiment found, per workload and target.
+std::map<std::string, double> best_per_problem(const ExperimentConfig& config, const std::vector<RunResult>& runs) {
   std::map<std::string, double> best;
   for (const RunResult& r : runs) {
-    double& b = best[config.configurations[r.spec.configuration].workload];
+    double& b = best[search_problem(config.configurations[r.spec.configuration])];
     b = std::max(b, r.best_gflops());
   }
   return best;
@@ -49,6 +53,12 @@ nlohmann::json stats_json(const Stats& s) {
 
 // The final selections of the runs: mean re-measured GFLOP/s of the chosen configurations, its
 // speedup, and how many runs chose the template's default; null when no run had a selection.
+// "onednn (avx2)": the library and the ISA it ran, which a target's runs are compared against.
+std::string baseline_label(const nlohmann::json& baseline) {
+  std::string isa = baseline.value("isa", "");
+  return baseline["name"].get<std::string>() + (isa.empty() ? "" : " (" + isa + ")");
+}
+
 nlohmann::json chosen_summary(const std::vector<const RunResult*>& runs, const WorkloadBaseline* baseline) {
   std::vector<double> chosen;
   int64_t defaults = 0;
@@ -81,7 +91,8 @@ nlohmann::json configuration_summary(const Configuration& c, const std::vector<c
   Stats best = stats_of(bests), t95 = stats_of(to95);
   nlohmann::json baseline_json = nullptr;
   if (baseline && baseline->baseline.median_us > 0)
-    baseline_json = {{"name", baseline->baseline.name}, {"median_us", baseline->baseline.median_us},
+    baseline_json = {{"name", baseline->baseline.name}, {"isa", baseline->baseline.isa},
+                     {"median_us", baseline->baseline.median_us},
                      {"gflops", baseline->gflops}, {"speedup_of_mean_best", best.mean / baseline->gflops}};
   return {{"workload", c.workload},
           {"label", c.label},
@@ -136,7 +147,7 @@ void write_summary(std::ostream& out, const ExperimentConfig& config, const nloh
   out << "# Experiment " << config.name << "\n\n";
   if (!config.description.empty()) out << config.description << "\n\n";
   out << "Best GFLOP/s: mean ± sample standard deviation over " << config.seeds.size()
-      << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload "
+      << " seed(s). trials to 95%: mean trials until 95% of the best any run found on the workload and target "
          "(runs that never got there count their whole budget; see reached).\n\n";
   bool on_hardware = std::any_of(config.configurations.begin(), config.configurations.end(),
                                  [](const Configuration& c) { return c.measure == "hardware"; });
@@ -160,7 +171,7 @@ void write_summary(std::ostream& out, const ExperimentConfig& config, const nloh
     const nlohmann::json& b = s["baseline"];
     out << "| " << s["workload"].get<std::string>() << " | " << s["label"].get<std::string>() << " | "
         << fixed(s["mean_best_gflops"], 1) << " ± " << fixed(s["spread"], 1) << " | "
-        << (b.is_null() ? "-" : b["name"].get<std::string>()) << " | " << (b.is_null() ? "-" : fixed(b["gflops"], 1))
+        << (b.is_null() ? "-" : baseline_label(b)) << " | " << (b.is_null() ? "-" : fixed(b["gflops"], 1))
         << " | " << (b.is_null() ? "-" : fixed(b["speedup_of_mean_best"], 2) + "×") << " | "
         << fixed(s["trials_to_95pct"], 1) << " | " << s["reached_95pct"].get<int64_t>() << "/"
         << s["seeds"].get<int64_t>() << " | " << fixed(s["mean_errors"], 1) << " |\n";
@@ -178,7 +189,7 @@ int64_t trials_to_reach(const std::vector<double>& curve, double target) {
 
 nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunResult>& runs,
                          const std::map<std::string, WorkloadBaseline>& baselines) {
-  std::map<std::string, double> best = best_per_workload(config, runs);
+  std::map<std::string, double> best = best_per_problem(config, runs);
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < config.configurations.size(); ++i) {
     const Configuration& c = config.configurations[i];
@@ -187,7 +198,7 @@ nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunRe
       if (r.spec.configuration == i) mine.push_back(&r);
     if (mine.empty()) continue;
     auto b = baselines.find(c.workload + "|" + c.measure);
-    out.push_back(configuration_summary(c, mine, best[c.workload], b == baselines.end() ? nullptr : &b->second));
+    out.push_back(configuration_summary(c, mine, best[search_problem(c)], b == baselines.end() ? nullptr : &b->second));
   }
   return out;
 }

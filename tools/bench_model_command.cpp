@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "benchmarks/baselines/onednn.h"
 #include "benchmarks/baselines/torchscript_model.h"
 #include "benchmarks/bench_environment.h"
 #include "benchmarks/fma_peak.h"
@@ -123,7 +124,8 @@ void print_bench(const nlohmann::json& r, int repeats) {
             << r["tessel_spread_pct"].get<double>() << "%), libtorch " << r["baseline_ms"].get<double>()
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
             << "x; " << r["threads"].get<int>() << " threads, " << repeats
-            << " samples each, alternating; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
+            << " samples each, alternating; target " << r["target"].get<std::string>() << ", libtorch's oneDNN "
+            << r["baseline_isa"].get<std::string>() << "; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
             << (r["correct"].get<bool>() ? "" : " (NOT within 1e-4 relative, 1e-5 absolute)") << std::endl;
   std::printf("  tessel at %.1f GFLOP/s (the anchors' nominal %.1f MFLOP); the machine's FMA peak between the "
@@ -136,7 +138,8 @@ void print_bench(const nlohmann::json& r, int repeats) {
 nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench& after) {
   if (a.threads < 1 || a.repeats < 1) user_error("--threads and --repeats must be at least 1");
   std::string pt = a.torchscript.empty() ? beside(a.model, ".pt") : a.torchscript;
-  Target target = resolve_target("llvm_cpu", a.threads);
+  Target target = resolve_target(a.target, a.threads);
+  target.check_runs_here("bench-model");
   graph::OptimizedGraph opt =
       graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
   if (opt.graph.inputs().size() != 1)
@@ -175,12 +178,14 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   double flops = nominal_flops(model.graph);
   nlohmann::json result = {{"model", a.model},         {"tessel_ms", t.median_us / 1e3},
                            {"tessel_spread_pct", t.spread_pct}, {"threads", a.threads},
+                           {"target", target.key()},
                            {"passes", opt.passes_run}, {"records", a.records},
                            {"flops", flops},           {"tessel_gflops", flops / t.median_us * 1e-3},
                            {"peak_gflops", summarize(peak_gflops).median_us}};
   if (torch) {
     TimingStats b = summarize(torch_us);
     result["baseline"] = "libtorch";
+    result["baseline_isa"] = onednn_isa_name();
     result["baseline_ms"] = b.median_us / 1e3;
     result["baseline_spread_pct"] = b.spread_pct;
     result["speedup"] = b.median_us / t.median_us;
@@ -209,6 +214,7 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->add_option("--repeats", o.repeats, "timed samples of each side")->capture_default_str();
   cmd->add_option("--passes", o.passes, "graph passes, as for tessel compile");
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
+  add_target_option(cmd, o.target);
   cmd->add_flag("--profile", args->profile,
                 "also print the time (and GFLOP/s) of each kernel call and the time of each schedule; with --json, "
                 "also as \"profile\"");
@@ -216,8 +222,11 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->callback([args, argv] {
     // libtorch multiplies matrices with OpenBLAS, whose idle workers otherwise spin for ~0.1 s after
     // each call: with samples 20 ms apart they never stopped, and took a core from Tessel's samples
-    // on 2 threads (ResNet-18: medians of 45 instead of 24 ms in some runs).
-    reexec_with_benchmark_environment(argv);
+    // on 2 threads (ResNet-18: medians of 45 instead of 24 ms in some runs). A target below the
+    // host's ISA holds libtorch (its oneDNN, OpenBLAS and ATen kernels) to that ISA too.
+    Target target = resolve_target(args->options.target, args->options.threads);
+    target.check_runs_here("bench-model");
+    reexec_with_benchmark_environment(argv, target);
     int repeats = args->options.repeats;
     bool profile = args->profile;
     nlohmann::json calls;

@@ -17,10 +17,12 @@ struct ModelBenchOptions {
   std::string model, torchscript, passes, records;  // torchscript "": the .pt beside the model
   int threads = 2, repeats = 10;
   bool require_torchscript = true;  // false: without the .pt, Tessel alone is measured
+  std::string target = "llvm_cpu";  // a CPU target this machine runs; the caller set its benchmark environment
 };
 
 // {"model", "tessel_ms", "tessel_spread_pct", "baseline": "libtorch", "baseline_ms", "baseline_spread_pct",
-// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "passes", "records", "flops" (the
+// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "target", "baseline_isa" (the ISA
+// oneDNN, which runs libtorch's convolutions, ran), "passes", "records", "flops" (the
 // anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
 // threads, median of samples taken between the model's: benchmarks/fma_peak.h)}; without libtorch,
 // no baseline keys. UserError for a bad model, TorchScript file or database.

@@ -98,7 +98,7 @@ void run_tune(const TuneArgs& args, char** argv) {
   search::Task task = search::Task::create(args.workload, args.space, nullptr, target);
   search::StrategyChoice choice = strategy_choice(args);
   auto strategy = search::create_strategy(choice);
-  reexec_with_benchmark_environment(argv);
+  reexec_with_benchmark_environment(argv, target);  // the baseline held to the target's ISA too
   if (std::string ignored = search::ignored_cost_model(choice); !ignored.empty())  // (once: after re-executing)
     std::cerr << "tessel: warning: " << ignored << "\n";
   std::unique_ptr<search::RecordsDb> db;

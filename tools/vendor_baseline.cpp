@@ -3,9 +3,7 @@
 // vendor library reports it ran.
 #include "tools/vendor_baseline.h"
 
-#include <oneapi/dnnl/dnnl.hpp>
-#include <oneapi/dnnl/dnnl_debug.h>
-
+#include "benchmarks/baselines/onednn.h"
 #include "benchmarks/baselines/openblas.h"
 #include "benchmarks/bench_runner.h"
 #include "support/timing.h"
@@ -20,17 +18,12 @@ search::Baseline time_baseline(const Shape& shape, int threads, const std::strin
   return {kernel.name, measure(kernel.run, 3, 7).median_us, isa};
 }
 
-// oneDNN's own name of the instruction set its kernels use on this machine (after any cap).
-std::string onednn_isa() {
-  return dnnl_cpu_isa2str(static_cast<dnnl_cpu_isa_t>(dnnl::get_effective_cpu_isa()));
-}
-
 }  // namespace
 
 search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads) {
   if (auto* gemm = workload.shape_if<GemmShape>()) return time_baseline(*gemm, threads, openblas_corename());
-  if (auto* conv = workload.shape_if<Conv2dShape>()) return time_baseline(*conv, threads, onednn_isa());
-  if (auto* depthwise = workload.shape_if<DepthwiseShape>()) return time_baseline(*depthwise, threads, onednn_isa());
+  if (auto* conv = workload.shape_if<Conv2dShape>()) return time_baseline(*conv, threads, onednn_isa_name());
+  if (auto* depthwise = workload.shape_if<DepthwiseShape>()) return time_baseline(*depthwise, threads, onednn_isa_name());
   return {};  // an operator without a vendor baseline
 }
 

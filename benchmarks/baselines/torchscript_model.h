@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/ndarray.h"
+#include "target/target.h"
 
 namespace tessel {
 
@@ -22,5 +23,11 @@ class TorchScriptModel {
 // Loads the TorchScript file at `path`, libtorch using `threads` threads; UserError naming the file
 // when it is missing or not TorchScript, or when libtessel_torch.so cannot be loaded.
 std::unique_ptr<TorchScriptModel> load_torchscript(const std::string& path, int threads);
+
+// Holds libtorch's own vectorized kernels (ATen's) to the target's ISA: ATEN_CPU_CAPABILITY set to
+// "avx2" or "default" when the target is below the host's ISA, else unset. Its convolutions run in
+// oneDNN, which set_onednn_max_isa_for holds, and its matrix products in OpenBLAS. True if the
+// environment changed; ATen reads it at its first dispatch (see benchmarks/bench_environment.h).
+bool set_libtorch_capability_for(const Target& target);
 
 }  // namespace tessel

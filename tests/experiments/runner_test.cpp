@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "experiments/report.h"
 #include "experiments/runner.h"
 #include "search/records/records_db.h"
 #include "search/replay/recorded_set.h"
@@ -119,4 +120,26 @@ TEST_CASE("an experiment with a final selection reports each run's choice", "[ex
   // The speedups of a replay are of recorded numbers over a recorded baseline, and the summary says so.
   CHECK_THAT(text.str(), Catch::Contains("recorded set (small_cpu)") &&
                              Catch::Contains("compares recorded numbers with a recorded baseline"));
+}
+
+TEST_CASE("trials to 95% count against the best run of the same workload and target", "[experiments][runner]") {
+  ExperimentConfig config;
+  for (const char* target : {"llvm_cpu -isa=avx512", "llvm_cpu -isa=avx2"}) {
+    Configuration c;
+    c.workload = "C6";
+    c.target = target;
+    c.label = target;
+    config.configurations.push_back(c);
+  }
+  // The AVX2 run reaches its own best (half the AVX-512 run's) at trial 3.
+  std::vector<RunResult> runs(2);
+  runs[0].spec.configuration = 0;
+  runs[0].curve = {100, 400, 400, 400};
+  runs[1].spec.configuration = 1;
+  runs[1].curve = {100, 150, 200, 200};
+  nlohmann::json summary = summarize(config, runs, {});
+  REQUIRE(summary.size() == 2);
+  CHECK(summary[0]["trials_to_95pct"].get<double>() == 2);
+  CHECK(summary[1]["trials_to_95pct"].get<double>() == 3);
+  CHECK(summary[1]["reached_95pct"].get<int64_t>() == 1);
 }

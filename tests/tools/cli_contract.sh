@@ -174,6 +174,13 @@ assert obj["trials"] == 2 and obj["target"].startswith("llvm_cpu") and obj["base
 rm -rf "$(dirname "$resume_db")"
 grep -q avx512f /proc/cpuinfo ||
   expect_bad_args "tune for a target this machine cannot run" tune --workload gemm:64 --target "llvm_cpu -isa=avx512"
+# tune for a lower ISA measures its vendor baseline held to that ISA (oneDNN at sse41).
+if out=$("$tessel" tune --workload conv2d:1,16,14,14,32,3,1,1 --target "llvm_cpu -isa=sse4" --trials 2 --batch 2 \
+           --repeats 1 --select 0 --json 2>/dev/null) && tail -n 1 <<< "$out" | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["target"].startswith("llvm_cpu -isa=sse4") and obj["baseline_isa"] == "sse41", obj
+'; then pass; else fail "tune --target llvm_cpu -isa=sse4 does not hold oneDNN to sse41: $(tail -n 1 <<< "$out")"; fi
 
 # bench peak: one JSON object naming the ISA and thread count it measured; a target above the host refused.
 if "$tessel" bench peak --threads 2 --repeats 2 --target "llvm_cpu -isa=sse4" --json | $py -c '
@@ -226,6 +233,24 @@ if [ "$status" -eq 2 ] && grep -qF "cannot write '$work/reports/curves.csv': Fil
    cmp -s "$work/reports/summary.md" "$work/summary.before" && cmp -s "$work/reports/curves.csv" "$work/curves.before" &&
    ! ls -A "$work/reports" | grep -q tmp; then pass
 else fail "experiment reports over a file-size limit: status $status, $(tail -1 <<< "$err"); $(ls -A "$work/reports")"; fi
+
+# An experiment measured here for one lower ISA holds its vendor baseline to that ISA; one whose
+# targets mix ISAs warns that its baselines ran at the host's. summary.json names the ISA either way.
+isa_work=$(mktemp -d)
+printf "name: isa\nworkloads: ['conv2d:1,16,14,14,32,3,1,1']\nstrategy: random\ntrials: 2\ntarget: %s\n" \
+  '"llvm_cpu -isa=sse4"' > "$isa_work/one.yaml"
+printf "name: isa\nworkloads: ['conv2d:1,16,14,14,32,3,1,1']\nstrategy: random\ntrials: 2\ntarget: %s\n" \
+  '[llvm_cpu, "llvm_cpu -isa=sse4"]' > "$isa_work/mixed.yaml"
+if "$tessel" experiment run "$isa_work/one.yaml" --out "$isa_work/one" --no-plots > /dev/null 2>&1 &&
+   err=$("$tessel" experiment run "$isa_work/mixed.yaml" --out "$isa_work/mixed" --no-plots 2>&1 > /dev/null) &&
+   grep -q "every vendor baseline runs at the host's" <<< "$err" && $py -c '
+import json, sys
+one = json.load(open(sys.argv[1] + "/one/summary.json"))
+mixed = json.load(open(sys.argv[1] + "/mixed/summary.json"))
+assert [s["baseline"]["isa"] for s in one] == ["sse41"], one
+assert len({s["baseline"]["isa"] for s in mixed}) == 1 and mixed[0]["baseline"]["isa"] != "sse41", mixed
+' "$isa_work"; then pass; else fail "experiment baselines are not held to the runs' ISA: $err"; fi
+rm -rf "$isa_work"
 
 # Numbers: one parser and one range per kind, the same messages as experiment configs give.
 expect_message "huge --trials" "--trials is 99999999999999999999; valid range: [1, 1000000]" \
@@ -367,11 +392,17 @@ if "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tai
 import json, sys
 obj = json.loads(sys.stdin.read())
 keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_diff", "max_rel_diff", "correct",
-        "threads", "passes"}
+        "threads", "passes", "target", "baseline_isa"}
 assert keys <= obj.keys(), keys - obj.keys()
 assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
 assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
 '; then pass; else fail "bench-model --json breaks the contract"; fi
+# bench-model --target: Tessel compiled for a lower ISA, libtorch's oneDNN held to it too.
+if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --target "llvm_cpu -isa=sse4" --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["target"] == "llvm_cpu -isa=sse4" and obj["baseline_isa"] == "sse41" and obj["correct"] is True, obj
+'; then pass; else fail "bench-model --target llvm_cpu -isa=sse4 does not hold both sides to sse4"; fi
 expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
 # bench-model --profile --json: every kernel call, the convolutions with their rate.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --profile --json 2>/dev/null | tail -n 1 | $py -c '
