@@ -1,6 +1,7 @@
 // `tessel bench-model model.onnx [--torchscript model.pt] [--threads N] [--repeats R] [--passes ...]
-// [--records DB] [--profile] [--json]`: the compiled model (default schedules or, with --records,
-// the tuned ones; the graph passes of --passes) against libtorch running the model's TorchScript
+// [--records DB] [--target T] [--profile] [--json]`: the compiled model (default schedules or, with
+// --records, the tuned ones; the graph passes of --passes; for --target, with libtorch held to its
+// ISA) against libtorch running the model's TorchScript
 // file, on the same input in one process, samples alternating between the two; median and spread
 // of each, the speedup, and the largest differences of the outputs. --profile adds the time of each
 // kernel call (its GFLOP/s where its anchor has a workload), and per schedule; with --json, the
