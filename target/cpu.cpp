@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -49,7 +50,7 @@ bool read_sysfs_caches(CpuDescription& cpu) {
     std::string level = read_line(dir + "level"), type = read_line(dir + "type");
     int64_t size = parse_cache_size(read_line(dir + "size"));
     if (level.empty() || size == 0 || type == "Instruction") continue;
-    set_cache_size(cpu, std::stoi(level), size);
+    set_cache_size(cpu, std::atoi(level.c_str()), size);
     found = true;
   }
   return found;
@@ -57,7 +58,7 @@ bool read_sysfs_caches(CpuDescription& cpu) {
 
 // The same from the CPU itself: the deterministic cache leaf (Intel's 4, AMD's 0x8000001D), else
 // AMD's older size leaves (0x80000005/6), which hypervisors that hide the topology still pass on.
-bool read_cpuid_caches(CpuDescription& cpu) {
+void read_cpuid_caches(CpuDescription& cpu) {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned max_basic = __get_cpuid_max(0, nullptr), max_extended = __get_cpuid_max(0x80000000, nullptr);
   for (unsigned leaf : {4u, 0x8000001Du}) {
@@ -73,19 +74,17 @@ bool read_cpuid_caches(CpuDescription& cpu) {
       set_cache_size(cpu, (a >> 5) & 7, ways * partitions * line * (int64_t{c} + 1));
       found = true;
     }
-    if (found) return true;
+    if (found) return;
   }
-  if (max_extended < 0x80000006) return false;
+  if (max_extended < 0x80000006) return;
   unsigned a, b, c, d;
   __cpuid(0x80000005, a, b, c, d);
-  set_cache_size(cpu, 1, int64_t{c >> 24} << 10);  // L1d in KB
+  set_cache_size(cpu, 1, int64_t{c >> 24} << 10);         // L1d in KB
   __cpuid(0x80000006, a, b, c, d);
-  set_cache_size(cpu, 2, int64_t{c >> 16} << 10);                // L2 in KB
-  set_cache_size(cpu, 3, int64_t{d >> 18} * (512 << 10));          // L3 in 512 KB units
-  return (c >> 16) != 0;
+  set_cache_size(cpu, 2, int64_t{c >> 16} << 10);         // L2 in KB
+  set_cache_size(cpu, 3, int64_t{d >> 18} * (512 << 10));  // L3 in 512 KB units
 #else
   (void)cpu;
-  return false;
 #endif
 }
 

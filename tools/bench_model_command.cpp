@@ -225,9 +225,7 @@ void add_bench_model_command(CLI::App& app, char** argv) {
     // each call: with samples 20 ms apart they never stopped, and took a core from Tessel's samples
     // on 2 threads (ResNet-18: medians of 45 instead of 24 ms in some runs). A target below the
     // host's ISA holds libtorch (its oneDNN, OpenBLAS and ATen kernels) to that ISA too.
-    Target target = resolve_target(args->options.target, args->options.threads);
-    target.check_runs_here("bench-model");
-    reexec_with_benchmark_environment(argv, target);
+    reexec_with_benchmark_environment(argv, resolve_target(args->options.target, args->options.threads));
     int repeats = args->options.repeats;
     bool profile = args->profile;
     nlohmann::json calls;

@@ -8,9 +8,8 @@
 //       records database) with the vendor baseline, and stores it in the recorded set FILE
 //       (search/replay/recorded_set.h), replacing an earlier recording of the same workload
 #include <iostream>
+#include <map>
 #include <memory>
-#include <set>
-#include <string>
 
 #include "benchmarks/bench_environment.h"
 #include "experiments/experiment_config.h"
@@ -42,16 +41,16 @@ std::string command_line(int argc, char** argv) {
   return out;
 }
 
-// The ISAs of the targets of the runs measured on this machine. The vendor baselines read their
+// The targets of the runs measured on this machine, one per ISA. The vendor baselines read their
 // ISA cap once, when they load, so all of a process's baselines share one: the runs' ISA when they
 // agree on one, else the host's (the summary names each baseline's ISA).
-std::set<CpuIsa> measured_isas(const experiments::ExperimentConfig& config) {
-  std::set<CpuIsa> isas;
+std::map<CpuIsa, Target> measured_targets(const experiments::ExperimentConfig& config) {
+  std::map<CpuIsa, Target> targets;
   for (const auto& c : config.configurations) {
     Target t = Target::parse(c.target);
-    if (c.measure == "hardware" && t.is_cpu()) isas.insert(t.cpu().isa);
+    if (c.measure == "hardware" && t.is_cpu()) targets.emplace(t.cpu().isa, t);
   }
-  return isas;
+  return targets;
 }
 
 void run(const ExperimentArgs& a, int argc, char** argv) {
@@ -60,12 +59,10 @@ void run(const ExperimentArgs& a, int argc, char** argv) {
   // between samples (as in bench-model).
   bool hardware = config.is_model_experiment();
   for (const auto& c : config.configurations) hardware |= c.measure == "hardware";
-  std::set<CpuIsa> isas = measured_isas(config);
-  Target baseline_target = isas.size() == 1 ? Target::parse(std::string("llvm_cpu -isa=") + isa_name(*isas.begin()))
-                                            : Target::host();
-  if (hardware) reexec_with_benchmark_environment(argv, baseline_target);
-  if (isas.size() > 1)
-    std::cerr << "tessel: warning: the runs' targets have " << isas.size() << " ISAs, and every vendor baseline "
+  std::map<CpuIsa, Target> targets = measured_targets(config);
+  if (hardware) reexec_with_benchmark_environment(argv, targets.size() == 1 ? targets.begin()->second : Target::host());
+  if (targets.size() > 1)
+    std::cerr << "tessel: warning: the runs' targets have " << targets.size() << " ISAs, and every vendor baseline "
               << "runs at the host's (" << isa_name(host_cpu().isa) << "): for like-with-like ratios put one ISA "
               << "in each experiment, or re-measure with `tessel bench --tuned --target`\n";
   experiments::RunnerOptions options;

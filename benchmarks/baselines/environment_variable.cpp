@@ -16,4 +16,9 @@ bool set_environment_variable(const char* name, const char* value) {
   return true;
 }
 
+const char* isa_cap(const Target& target, const char* avx2, const char* sse4) {
+  CpuIsa isa = target.cpu().isa;
+  return isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? avx2 : sse4;
+}
+
 }  // namespace tessel

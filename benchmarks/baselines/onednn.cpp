@@ -71,9 +71,7 @@ bool limit_openmp_spin_wait() {
 }
 
 bool set_onednn_max_isa_for(const Target& target) {
-  CpuIsa isa = target.cpu().isa;
-  const char* cap = isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? "AVX2" : "SSE41";
-  bool changed = set_environment_variable("ONEDNN_MAX_CPU_ISA", cap);
+  bool changed = set_environment_variable("ONEDNN_MAX_CPU_ISA", isa_cap(target, "AVX2", "SSE41"));
   changed |= set_environment_variable("DNNL_MAX_CPU_ISA", nullptr);
   return changed;
 }

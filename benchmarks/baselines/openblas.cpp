@@ -37,9 +37,7 @@ PreparedKernel prepare_openblas_gemm(const GemmShape& shape, const float* a, con
 std::string openblas_corename() { return openblas_get_corename(); }
 
 bool set_openblas_presets_for(const Target& target) {
-  CpuIsa isa = target.cpu().isa;
-  const char* core = isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? "Haswell" : "Nehalem";
-  bool changed = set_environment_variable("OPENBLAS_CORETYPE", core);
+  bool changed = set_environment_variable("OPENBLAS_CORETYPE", isa_cap(target, "Haswell", "Nehalem"));
   changed |= set_environment_variable("OPENBLAS_L2_SIZE", nullptr);
   return changed;
 }

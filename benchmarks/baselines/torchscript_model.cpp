@@ -12,9 +12,7 @@ std::unique_ptr<TorchScriptModel> load_torchscript(const std::string& path, int 
 }
 
 bool set_libtorch_capability_for(const Target& target) {
-  CpuIsa isa = target.cpu().isa;
-  const char* capability = isa >= host_cpu().isa ? nullptr : isa == CpuIsa::AVX2 ? "avx2" : "default";
-  return set_environment_variable("ATEN_CPU_CAPABILITY", capability);
+  return set_environment_variable("ATEN_CPU_CAPABILITY", isa_cap(target, "avx2", "default"));
 }
 
 }  // namespace tessel
