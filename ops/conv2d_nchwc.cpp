@@ -72,10 +72,10 @@ int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const
   if (channel_blocks > 1) {
     int64_t column_vectors = channel_blocks * block_vectors;
     int64_t latency_columns = (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
-    return register_tile_columns(ow, latency_columns, column_vectors, cpu);
+    return register_tile_columns(ow, latency_columns, cpu);
   }
   int64_t accumulators = accumulator_budget(cpu, block_vectors, kWindowAccumulatorCap);
-  return register_tile_columns(ow, accumulators * lanes / std::max(block, lanes), block_vectors, cpu);
+  return register_tile_columns(ow, accumulators * lanes / std::max(block, lanes), cpu);
 }
 
 }  // namespace

@@ -53,16 +53,16 @@ void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where);
 // `limit` (the accumulators are columns × the block's vector registers).
 int64_t pick_reg_n(int64_t ow, int64_t limit);
 
-// Output columns per register tile on `cpu`, at most `limit`, each column `column_vectors` vector
-// registers wide. pick_reg_n's divisor of OW where it has enough accumulators to hide the FMA
-// latency (cpu.min_accumulators()), uses three quarters of `limit`, or partial tiles do not pay
-// (ops/cpu_tiles.h); otherwise (OW = 7 or 14 under a limit of 6 columns of 2 vectors) as many
-// columns as balance the fewest tiles of at most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4), the last
-// tile partial. A divisor is preferred to fuller partial tiles because a 6 × 2-vector tile leaves
-// AVX2 no spare register: LLVM spills once it loads the next step's operands early or keeps an
-// input broadcast for the next kernel column (stride-2 windows). Measured on Zen 3, 2 threads: the
-// 4-column divisor ran MobileNet-V2's stem (OW 112) in 129 us instead of 216, ResNet-18's in 1358
-// instead of 1518, and the 1x1 convolutions of OW 112, 56 and 28 5-19% faster.
-int64_t register_tile_columns(int64_t ow, int64_t limit, int64_t column_vectors, const CpuDescription& cpu);
+// Output columns per register tile on `cpu`, at most `limit`: pick_reg_n's divisor of OW where it
+// uses three quarters of `limit` or partial tiles do not pay (ops/cpu_tiles.h); otherwise as many
+// columns as balance the fewest tiles of at most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4, 28 -> 6 × 4
+// + 4), the last tile partial. On AVX2 a 6 × 2-vector tile (12 accumulators) beats the 4-column
+// divisor of OW 28, 56 and 112 (8, just the FMA latency): measured on Zen 5 under the AVX2
+// ceiling, 2 threads, C1-C12 geomean vs oneDNN 0.98 -> 1.03 (C1-C6 7-20% faster), MobileNet-V2's
+// stem 250-266 -> 123-175 us.
+// The divisor was preferred while LLVM partially unrolled the loop around the tile for some CPU
+// models (znver3), whose interleaved copies spilled; LLVM's partial unrolling is now the same for
+// every CPU model (backends/llvm_cpu/cpu_target.cpp), and 6-column tiles compile without spills.
+int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu);
 
 }  // namespace tessel::ops

@@ -2,19 +2,33 @@
 #include "backends/llvm_cpu/cpu_target.h"
 
 #include <mutex>
+#include <string>
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/Function.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include "support/error.h"
 
+namespace llvm {
+extern cl::opt<unsigned> PartialUnrollingThreshold;  // llvm/CodeGen/BasicTTIImpl.h
+}
+
 namespace tessel::llvm_cpu {
 namespace {
+
+// How large a loop LLVM may partially unroll, in micro-ops, for every CPU model: that of
+// icelake-server, the model the schedules were measured with. LLVM takes it from the CPU model's
+// loop buffer (50 for icelake-server, 512 for znver3), so the same schedule unrolled differently
+// per CPU: for znver3 the input-channel loop around a 6 x 2-vector AVX2 conv2d tile was unrolled
+// twice and the interleaved copies spilled (C1, C3, C10, C12), the reason AVX2 tiles had been kept
+// to 4 columns. Schedules decide how their loop nests unroll; LLVM's share is the same everywhere.
+constexpr unsigned kPartialUnrollMicroOps = 50;
 
 void initialize_native_target() {
   static std::once_flag once;
@@ -22,6 +36,8 @@ void initialize_native_target() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
+    llvm::PartialUnrollingThreshold.addOccurrence(0, "partial-unrolling-threshold",
+                                                  std::to_string(kPartialUnrollMicroOps));
   });
 }
 

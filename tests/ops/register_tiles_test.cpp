@@ -73,26 +73,25 @@ TEST_CASE("conv2d and depthwise register tiles fit the register file", "[ops][ti
   }
 }
 
-TEST_CASE("window tiles divide the output width unless, with 16 registers, the divisor cannot hide the FMA latency",
+TEST_CASE("window tiles divide the output width unless, with 16 registers, the divisor leaves a quarter of the columns",
           "[ops][tiles]") {
   Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
-  REQUIRE(avx2.cpu().min_accumulators() == 8);
-  // (OW, limit, vectors per column) -> AVX2 columns: a divisor of OW with at least 8 accumulators,
-  // else the fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
-  for (auto [ow, limit, vectors, avx2_columns, avx512_columns] : std::vector<std::array<int64_t, 5>>{
-           {7, 6, 2, 4, 1},     // 4 + 3: no divisor up to 6 but 1
-           {14, 6, 2, 5, 2},    // 5 + 5 + 4: the divisor 2 would give 4 accumulators
-           {28, 6, 2, 4, 4},    // 4 × 2 vectors = 8 accumulators: the divisor
-           {56, 6, 2, 4, 4},    //
-           {112, 6, 2, 4, 4},   //
-           {12, 6, 2, 6, 6},    // the limit divides
-           {10, 6, 2, 5, 5},    // a divisor of three quarters of the limit
-           {56, 13, 1, 8, 8},   // one vector per column: 8 columns
-           {28, 13, 1, 10, 7},  // 7 accumulators: 10 + 10 + 8
-           {14, 13, 1, 7, 7}}) {
-    INFO("OW " << ow << ", at most " << limit << " columns of " << vectors << " vectors");
-    CHECK(register_tile_columns(ow, limit, vectors, avx2.cpu()) == avx2_columns);
-    CHECK(register_tile_columns(ow, limit, vectors, avx512.cpu()) == avx512_columns);
+  // (OW, limit) -> AVX2 columns: a divisor of OW of at least three quarters of the limit, else the
+  // fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
+  for (auto [ow, limit, avx2_columns, avx512_columns] : std::vector<std::array<int64_t, 4>>{
+           {7, 6, 4, 1},     // 4 + 3: no divisor up to 6 but 1
+           {14, 6, 5, 2},    // 5 + 5 + 4
+           {28, 6, 6, 4},    // 6 × 4 + 4: the divisor 4 would leave 4 of 12 accumulators unused
+           {56, 6, 6, 4},    // 6 × 9 + 2
+           {112, 6, 6, 4},   // 6 × 18 + 4
+           {12, 6, 6, 6},    // the limit divides
+           {10, 6, 5, 5},    // a divisor of three quarters of the limit
+           {56, 13, 12, 8},  // 12 × 4 + 8
+           {28, 13, 10, 7},  // 10 + 10 + 8
+           {14, 13, 7, 7}}) {
+    INFO("OW " << ow << ", at most " << limit << " columns");
+    CHECK(register_tile_columns(ow, limit, avx2.cpu()) == avx2_columns);
+    CHECK(register_tile_columns(ow, limit, avx512.cpu()) == avx512_columns);
   }
 }
 
