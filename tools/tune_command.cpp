@@ -75,13 +75,14 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
 void print_json(const TuneArgs& args, const search::Task& task, const std::string& cost_model,
                 const search::TuneReport& report) {
   nlohmann::ordered_json line = {{"workload", args.workload},         {"workload_key", task.workload().key()},
-                                 {"target", task.target().str()},     {"space", args.space},
+                                 {"target", task.target().key()},     {"space", args.space},
                                  {"strategy", args.strategy},         {"cost_model", cost_model},
                                  {"trials", report.trials},           {"errors", report.errors},
                                  {"best_us", report.chosen_us()},     {"best_gflops", report.chosen_gflops()},
                                  {"baseline", report.baseline.name},  {"baseline_us", report.baseline.median_us},
                                  {"baseline_isa", report.baseline.isa},
-                                 {"speedup", report.speedup()},       {"search_best_us", report.best_us()}};
+                                 {"speedup", report.speedup()},       {"search_best_us", report.best_us()},
+                                 {"target_resolved", task.target().str()}};
   const search::SelectionRecord* chosen = report.chosen();
   line["chosen"] = chosen ? nlohmann::ordered_json{{"config_index", chosen->config_index()},
                                                    {"candidate", chosen->candidate.to_json()},

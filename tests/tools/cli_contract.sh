@@ -179,7 +179,8 @@ if out=$("$tessel" tune --workload conv2d:1,16,14,14,32,3,1,1 --target "llvm_cpu
            --repeats 1 --select 0 --json 2>/dev/null) && tail -n 1 <<< "$out" | $py -c '
 import json, sys
 obj = json.loads(sys.stdin.read())
-assert obj["target"].startswith("llvm_cpu -isa=sse4") and obj["baseline_isa"] == "sse41", obj
+assert obj["target"] == "llvm_cpu -isa=sse4" and obj["baseline_isa"] == "sse41", obj
+assert obj["target_resolved"].startswith("llvm_cpu -isa=sse4 -threads="), obj
 '; then pass; else fail "tune --target llvm_cpu -isa=sse4 does not hold oneDNN to sse41: $(tail -n 1 <<< "$out")"; fi
 
 # bench peak: one JSON object naming the ISA and thread count it measured; a target above the host refused.
