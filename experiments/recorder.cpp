@@ -66,6 +66,7 @@ search::RecordedWorkload record_workload(const RecordRequest& r) {
   search::RecordedWorkload recorded{r.workload,
                                     r.space,
                                     r.target.key(),
+                                    task.target().str(),
                                     search::RecordedWorkload::describe_space(space),
                                     baseline.name,
                                     baseline.median_us,

@@ -137,12 +137,11 @@ class Workbench {
     return b;
   }
 
-  // A replayed task is built for the target its set was recorded for (its space depends on it);
-  // a measured one for the host.
-  // Replay runs the recorded set's target: its spaces are the ones recorded there.
+  // A replayed task is built for the target its set was recorded for (its space and programs
+  // depend on it); a measured one for the host.
   Target target_of(const Configuration& c) {
     if (c.measure == "hardware") return resolved_target(c, config_);
-    return Target::parse(recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name).target);
+    return recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name).replay_target();
   }
 
   const search::RecordedSet& recorded_set(const std::string& set) {

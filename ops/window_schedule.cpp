@@ -31,7 +31,9 @@ struct OutputTiles {
   IterVar column_tiles;   // the loop the accumulator is computed at
 };
 
-OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config) {
+// `thread_shares`: split the parallel loop into one share per thread (config.threads), for a pad
+// per thread to be computed at.
+OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, bool thread_shares) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
   IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner;
   if (config.channel_blocks > 1) {
@@ -48,6 +50,7 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config) {
   if (config.rows_outer) c.reorder({row_tiles, channels});
   // channels × row tiles: enough parallel work at any depth
   IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
+  if (thread_shares) parallel = c.split_nparts(parallel, config.threads).first;
   c.parallel(parallel);
   if (blocked) {
     c.unroll(columns);
@@ -97,10 +100,13 @@ void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const Wi
   if (config.channel_blocks < 1 || blocks % config.channel_blocks != 0)
     user_error("window schedule of '", out.name(), "': ", config.channel_blocks, " channel blocks per register tile",
                " must divide the output's ", blocks, " channel blocks (1 for an unblocked layout); use a divisor");
+  if (config.threads < 1)
+    user_error("window schedule of '", out.name(), "': ", config.threads, " threads to pad for; use at least 1");
   Stage c = s[out];
-  OutputTiles tiles = schedule_output(c, blocked, config);
   Tensor pad = pad_stage_of(s, acc);
-  if (pad.defined() && config.pad == PadPlacement::PerRow)
+  bool per_thread = pad.defined() && config.pad == PadPlacement::PerThread;
+  OutputTiles tiles = schedule_output(c, blocked, config, per_thread);
+  if (pad.defined() && (per_thread || config.pad == PadPlacement::PerRow))
     vectorized_pad(s, pad).compute_at(c, tiles.parallel);
   else if (pad.defined())
     schedule_pad(s, acc, config.pad);
@@ -108,7 +114,8 @@ void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const Wi
 }
 
 void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where) {
-  TESSEL_CHECK(where != PadPlacement::PerRow, "schedule_pad cannot place a pad per row; use schedule_window");
+  TESSEL_CHECK(where != PadPlacement::PerRow && where != PadPlacement::PerThread,
+               "schedule_pad cannot place a pad per row or thread; use schedule_window");
   Tensor pad = pad_stage_of(s, consumer);
   if (!pad.defined()) return;
   if (where == PadPlacement::Inline) return s[pad].compute_inline();

@@ -13,12 +13,15 @@
 
 namespace tessel::ops {
 
-// Where the "pad" stage of a window op runs. Root: the whole input first. PerRow: the input rows
-// each output row tile reads, right before that tile (they stay in L1). Inline: nowhere, the window
-// reads the input through the pad's bounds test, which loop partitioning removes from all but the
-// border tiles; for ops that read each input element a few times only (depthwise), any pad copy
-// costs as much as the op.
-enum class PadPlacement { Root, PerRow, Inline };
+// Where the "pad" stage of a window op runs. Root: the whole input first, split over the threads
+// by channels. PerRow: the input rows each output row tile reads, right before that tile (they
+// stay in L1). PerThread: each thread pads, before its share of the output, the input its share
+// reads; no thread then reads padded rows another thread wrote, which on CPUs whose cores share no
+// cache (two vCPUs on different dies) cost every call a trip of the padded input between them.
+// Inline: nowhere, the window reads the input through the pad's bounds test, which loop
+// partitioning removes from all but the border tiles; for ops that read each input element a few
+// times only (depthwise), any pad copy costs as much as the op.
+enum class PadPlacement { Root, PerRow, PerThread, Inline };
 
 struct WindowConfig {
   int64_t rows = 1;                // output rows per register tile; need not divide OH
@@ -35,6 +38,8 @@ struct WindowConfig {
   // block of one vector, each broadcast input element then feeds that many FMAs. Unrolled in the
   // tile, outside its columns.
   int64_t channel_blocks = 1;
+  // The threads PerThread pads for: the parallel loop is split into this many equal shares.
+  int64_t threads = 1;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write

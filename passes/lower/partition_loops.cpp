@@ -220,6 +220,7 @@ class Partitioner : public IRMutator {
     if (!partitionable) return IRMutator::mutate_node(op, self);
     Partition part = partition(*op, *min, *min + *extent);
     if (part.facts.empty() && part.switched_facts.empty()) return IRMutator::mutate_node(op, self);
+    if (op->kind == ForKind::Parallel && !keeps_most(part, *extent)) return IRMutator::mutate_node(op, self);
     bool switching = part.switch_cond.defined();
     switches_ += switching;
     Stmt result = split(*op, part, *min, *min + *extent);
@@ -228,6 +229,11 @@ class Partitioner : public IRMutator {
   }
 
  private:
+  // Whether a parallel loop's main part keeps three quarters of its iterations. The peeled ones
+  // are parallel loops of their own, of an iteration or two, run by one thread while the others
+  // wait: fine for the border rows of 28, not for a loop of one iteration per thread.
+  static bool keeps_most(const Partition& part, int64_t extent) { return 4 * (part.hi - part.lo) >= 3 * extent; }
+
   // Each branch doubles the code below it, so branches nest this deep at most.
   static constexpr int kMaxNestedSwitches = 2;
 

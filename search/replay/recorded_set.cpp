@@ -66,6 +66,11 @@ RecordedWorkload parse_workload(const nlohmann::json& j) {
     user_error(w.workload, " (space ", w.space, ") has no \"target\": a set records the target its measurements ",
                "were made for, e.g. \"target\": \"llvm_cpu -isa=avx512\"; add the one it was recorded on");
   w.target = j.at("target").get<std::string>();
+  if (j.contains("target_resolved")) {
+    if (!j.at("target_resolved").is_string())
+      user_error(w.workload, " (space ", w.space, "): \"target_resolved\" must be a target string");
+    w.target_resolved = j.at("target_resolved").get<std::string>();
+  }
   w.knobs = j.at("knobs");
   w.baseline_name = j.at("baseline").at("name").get<std::string>();
   w.baseline_us = j.at("baseline").at("median_us").get<double>();
@@ -81,15 +86,15 @@ RecordedWorkload parse_workload(const nlohmann::json& j) {
 nlohmann::ordered_json workload_json(const RecordedWorkload& w) {
   nlohmann::json trials = nlohmann::json::array();
   for (uint64_t i = 0; i < w.results.size(); ++i) trials.push_back(result_row(i, w.results[i]));
-  return {{"workload", w.workload},
-          {"space", w.space},
-          {"target", w.target},
-          {"space_size", w.results.size()},
-          {"knobs", w.knobs},
-          {"baseline", {{"name", w.baseline_name}, {"median_us", w.baseline_us}}},
-          {"recorded", w.provenance},
-          {"columns", kColumns},
-          {"trials", trials}};
+  nlohmann::ordered_json j = {{"workload", w.workload}, {"space", w.space}, {"target", w.target}};
+  if (!w.target_resolved.empty()) j["target_resolved"] = w.target_resolved;
+  j["space_size"] = w.results.size();
+  j["knobs"] = w.knobs;
+  j["baseline"] = {{"name", w.baseline_name}, {"median_us", w.baseline_us}};
+  j["recorded"] = w.provenance;
+  j["columns"] = kColumns;
+  j["trials"] = trials;
+  return j;
 }
 
 std::vector<fs::path> search_dirs() {
@@ -102,6 +107,10 @@ std::vector<fs::path> search_dirs() {
 }
 
 }  // namespace
+
+Target RecordedWorkload::replay_target() const {
+  return target_resolved.empty() ? Target::parse(target).with_threads(1) : Target::parse(target_resolved);
+}
 
 nlohmann::json RecordedWorkload::describe_space(const ConfigSpace& space) {
   nlohmann::json knobs = nlohmann::json::array();

@@ -24,12 +24,14 @@
 
 #include "search/measure/measure_result.h"
 #include "search/spaces/config_space.h"
+#include "target/target.h"
 
 namespace tessel::search {
 
 struct RecordedWorkload {
   std::string workload, space;
   std::string target;                     // Target::key() of what was measured, e.g. "llvm_cpu -isa=avx512"
+  std::string target_resolved;            // Target::str() its programs were lowered for; empty if not kept
   nlohmann::json knobs;                   // [{"name", "choices"}...]: the space it was recorded in
   std::string baseline_name;              // "openblas", "onednn"
   double baseline_us = 0;
@@ -38,6 +40,11 @@ struct RecordedWorkload {
 
   // The knob description of a space, as stored in `knobs`.
   static nlohmann::json describe_space(const ConfigSpace& space);
+  // The target a replay builds its task for, so its programs (what a cost model reads) are those
+  // that were measured: target_resolved, or, in sets recorded before it was kept, `target` on one
+  // thread. Their programs did not depend on the thread count, which today's do only through a
+  // pad per thread (ops/window_schedule.h) that one thread does not use.
+  Target replay_target() const;
 };
 
 class RecordedSet {

@@ -26,8 +26,9 @@ Task tiny_gemm_task() { return Task::create(test::kTinyGemm, "template", nullptr
 
 // A whole-space recording of `task` with made-up timings: every 7th configuration fails.
 RecordedWorkload synthetic(const Task& task) {
-  RecordedWorkload w{task.workload().name, task.space_name(), task.target().key(),
-                     RecordedWorkload::describe_space(task.knob_space("a synthetic set")), "openblas", 1.5, {{"note", "synthetic"}}, {}};
+  RecordedWorkload w{task.workload().name, task.space_name(), task.target().key(), task.target().str(),
+                     RecordedWorkload::describe_space(task.knob_space("a synthetic set")), "openblas", 1.5,
+                     {{"note", "synthetic"}}, {}};
   for (uint64_t i = 0; i < task.space().size(); ++i) {
     MeasureResult r;
     r.status = i % 7 == 3 ? TrialStatus::Crash : TrialStatus::Ok;
@@ -83,7 +84,18 @@ TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]"
   CHECK(w.baseline_name == "openblas");
   CHECK(w.baseline_us == 1.5);
   CHECK(w.target == task.target().key());
+  CHECK(w.target_resolved == task.target().str());
+  CHECK(w.replay_target().str() == task.target().str());  // the programs that were measured
   CHECK_THROWS_WITH(loaded.workload("C6", "template"), Catch::Contains("it records: gemm:4,8,2"));
+}
+
+TEST_CASE("a set recorded before it kept its resolved target replays on one thread", "[experiments][replay]") {
+  RecordedWorkload old_style;
+  old_style.target = "llvm_cpu -isa=avx2";
+  CHECK(old_style.replay_target().str() == Target::parse("llvm_cpu -isa=avx2 -threads=1").str());
+  RecordedWorkload kept = old_style;
+  kept.target_resolved = Target::parse("llvm_cpu -isa=avx2 -threads=2").str();
+  CHECK(kept.replay_target().cpu().threads == 2);
 }
 
 TEST_CASE("an incomplete, duplicated or foreign set is refused", "[experiments][replay]") {

@@ -25,7 +25,7 @@ std::pair<ops::OpInstance, std::string> instance_of(const std::string& name, con
 }  // namespace
 
 TEST_CASE("AVX-512 default schedules lower to the pinned programs", "[ops][avx512]") {
-  Target avx512 = Target::parse(test::kAvx512Target);
+  Target avx512 = Target::parse(test::kAvx512PinnedTarget);
   nlohmann::json golden = test::avx512_golden();
   REQUIRE(golden.size() == 25);  // gemm:256..2048, C1-C12, D1-D9
   for (const auto& [name, pin] : golden.items()) {

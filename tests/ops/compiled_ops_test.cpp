@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ir/printer.h"
 #include "ops/build.h"
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
@@ -15,6 +16,7 @@
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/pool.h"
+#include "passes/lower/lower.h"
 #include "runtime/thread_pool.h"
 #include "support/registry.h"
 #include "tests/ops/ops_test_util.h"
@@ -134,6 +136,23 @@ TEST_CASE("padding computed at the root, per output row or inline gives the same
       check_compiled(depthwise_conv2d_nchwc(xb, wb, c.p), {xb, wb}, Target::host(), {{"pad", where}});
     Tensor kb = input({2, 1, c.kernel[2], c.kernel[3], 16, 16}, "kb");
     check_compiled(conv2d_nchwc(xb, kb, c.p), {xb, kb}, Target::host(), {{"pad_per_row", true}});
+  }
+}
+
+TEST_CASE("with several threads each pads the input of its share, and the result is the same", "[ops][compiled]") {
+  Tensor xb = input({1, 2, 6, 7, 16}, "xb");
+  Tensor kb = input({2, 2, 3, 3, 16, 16}, "kb");
+  Tensor out = conv2d_nchwc(xb, kb, {{1, 1}, {1, 1}, {1, 1}, 1});  // 288 multiply-adds per input element
+  for (int threads : {1, 2, 3}) {
+    Target target = Target::host().with_threads(threads);
+    check_compiled(out, {xb, kb}, target);
+    std::string program = to_string(lower(default_schedule(out, target), {xb, kb, out}, "conv"));
+    INFO(threads << " threads:\n" << program);
+    size_t pad = program.find("allocate conv2d_nchwc.pad"), parallel = program.find("parallel (");
+    REQUIRE(pad != std::string::npos);
+    REQUIRE(parallel != std::string::npos);
+    CHECK((pad > parallel) == (threads > 1));  // inside the parallel loop: one copy per thread
+    if (threads > 1) CHECK(program.find(", 0, " + std::to_string(threads) + ")", parallel) < program.find("\n", parallel));
   }
 }
 

@@ -112,3 +112,20 @@ TEST_CASE("partition_loops: guards it cannot reason about stay where they are", 
   Stmt unrolled = make_for(x, 0, 4, ForKind::Unrolled, w.accumulate(x, x - 1));
   CHECK(text(simplify(partition_loops(unrolled))).find("unrolled (x, 0, 4)") != std::string::npos);
 }
+
+TEST_CASE("partition_loops: a parallel loop keeps its few iterations together", "[lower]") {
+  // Two shares of 24 outputs, one per thread, each reading rows [12t - 1, 12t + 13): peeling share
+  // 0 (the left border) would leave a parallel loop of one iteration per share, run one after
+  // the other. The window loops inside are split instead; a long parallel loop is still peeled.
+  Window w;
+  Var t("t"), x("x"), r("r");
+  Expr o = t * Expr(12) + x;
+  Stmt body = make_for(x, 0, 12, ForKind::Serial, make_for(r, 0, 3, ForKind::Serial, w.accumulate(o, o + r - 1)));
+  Stmt shares = w.partition(make_for(t, 0, 2, ForKind::Parallel, body));
+  INFO(shares);
+  REQUIRE(shares.as<For>());
+  CHECK(shares.as<For>()->kind == ForKind::Parallel);
+  CHECK(text(shares).find("parallel (t, 0, 2)") != std::string::npos);
+  Stmt rows = make_for(x, 0, kIn, ForKind::Parallel, make_for(r, 0, 3, ForKind::Serial, w.accumulate(x, x + r - 1)));
+  CHECK(text(pieces(w.partition(rows), 3)[1]).find("parallel (x, 1, 22)") != std::string::npos);
+}

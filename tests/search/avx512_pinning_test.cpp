@@ -16,7 +16,7 @@ using namespace tessel;
 using namespace tessel::search;
 
 TEST_CASE("AVX-512 template spaces and default configurations are the pinned ones", "[search][avx512]") {
-  Target avx512 = Target::parse(test::kAvx512Target);
+  Target avx512 = Target::parse(test::kAvx512PinnedTarget);
   nlohmann::json golden = test::avx512_golden();
   REQUIRE(golden.size() == 25);
   for (const auto& [name, pin] : golden.items()) {
@@ -30,7 +30,7 @@ TEST_CASE("AVX-512 template spaces and default configurations are the pinned one
 }
 
 TEST_CASE("the AVX-512 templates' default programs are the pinned programs", "[search][avx512]") {
-  Target avx512 = Target::parse(test::kAvx512Target);
+  Target avx512 = Target::parse(test::kAvx512PinnedTarget);
   nlohmann::json golden = test::avx512_golden();
   for (const char* name : {"gemm:1024", "C1", "C6", "C12", "D1", "D9"}) {
     Task task = Task::create(name, "template", nullptr, avx512);
@@ -48,7 +48,8 @@ TEST_CASE("the recorded set small_cpu carries its AVX-512 target and replays its
   for (const RecordedWorkload& w : set.workloads()) {
     INFO(w.workload);
     CHECK(w.target == test::kAvx512Target);
-    Task task = Task::create(w.workload, w.space, nullptr, Target::parse(w.target));
+    CHECK(w.replay_target().str() == Target::parse(test::kAvx512PinnedTarget).str());
+    Task task = Task::create(w.workload, w.space, nullptr, w.replay_target());
     CHECK(RecordedWorkload::describe_space(task.knob_space("the pins")) == w.knobs);
     CHECK_NOTHROW(ReplayMeasurer(task, w, "small_cpu"));
   }

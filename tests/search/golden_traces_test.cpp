@@ -76,7 +76,7 @@ const RecordedSet& small_cpu() {
 
 std::vector<uint64_t> replay_trace(const std::string& workload, StrategyChoice choice, int64_t seed) {
   const RecordedWorkload& recorded = small_cpu().workload(workload, "template");
-  Task task = Task::create(workload, "template", nullptr, Target::parse(recorded.target));  // the set's spaces
+  Task task = Task::create(workload, "template", nullptr, recorded.replay_target());  // the set's spaces
   ReplayMeasurer replay(task, recorded, "small_cpu");
   TracingSource tracing(replay);
   choice.seed = seed;
