@@ -134,8 +134,9 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 
 // Where the default pads: inline for the few multiply-adds per input element, else a copy, padded
 // per thread when there are several (ops/window_schedule.h). Measured on Zen 5 with AVX-512, 2
-// threads, C1-C12 against oneDNN: a root pad 0.90 geomean (C4 0.58), a pad per thread 1.05 (C4
-// 0.92), per output row 0.98; on 1 thread the three are even.
+// threads, C1-C12 geomean against oneDNN over runs of 3: a root pad 0.90-0.94 (C4 0.58-0.68), a pad
+// per thread 1.01-1.05 (C4 0.92-0.96), per output row 0.98 (whose copy per row and channel block
+// costs 5% on one thread); on 1 thread a pad per thread is the root pad.
 PadPlacement default_pad(const Tensor& output, const CpuDescription& cpu) {
   if (macs_per_input_element(output) < kInlinePadMacsPerElement) return PadPlacement::Inline;
   return cpu.threads > 1 ? PadPlacement::PerThread : PadPlacement::Root;

@@ -63,7 +63,7 @@ int64_t pick_reg_n(int64_t ow, int64_t limit);
 // columns as balance the fewest tiles of at most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4, 28 -> 6 × 4
 // + 4), the last tile partial. On AVX2 a 6 × 2-vector tile (12 accumulators) beats the 4-column
 // divisor of OW 28, 56 and 112 (8, just the FMA latency): measured on Zen 5 under the AVX2
-// ceiling, 2 threads, C1-C12 geomean vs oneDNN 0.98 -> 1.03 (C1-C6 7-20% faster), MobileNet-V2's
+// ceiling, 2 threads, C1-C12 geomean vs oneDNN 0.97 -> 1.02 (C1-C6 5-16% faster), MobileNet-V2's
 // stem 250-266 -> 123-175 us.
 // The divisor was preferred while LLVM partially unrolled the loop around the tile for some CPU
 // models (znver3), whose interleaved copies spilled; LLVM's partial unrolling is now the same for
