@@ -62,6 +62,14 @@ constexpr int64_t kInlinePadMacsPerElement = 128;
 // 3 x 2 0.82-0.88x and the 8 x 1-vector tile before 0.69-0.92x.
 constexpr int64_t kMaxColumnVectors = 3;
 
+// On several threads, row tiles run outside channel blocks while the kernel is at most this many
+// times the input (ops::rows_outer_pays). Measured on Zen 5, 2 vCPUs sharing no cache, paired runs
+// of bench-model: MobileNet-V2 on AVX-512 3.4-4.7 ms -> 2.8-3.5 ms (rows outside in all layers
+// but the last expansion at 14x14 and those at 7x7, whose kernels are 3-26 times their input),
+// under the AVX2 ceiling 5.0 -> 4.7 ms; ResNet-18 8.4 -> 8.0 ms with 2, 9.1 ms with 4 (its 3x3 stride-2 128 -> 256
+// layer and 1x1 256 -> 512 slower rows outside). Alone (bench conv2d), C1-C12 within noise.
+constexpr int64_t kThreadRowsKernelPerInput = 2;
+
 // The default tile's columns for `output` with `channel_blocks` blocks per tile. Spanning blocks:
 // the fewest columns that hide the FMA latency, which leaves the most registers spare. One block:
 // as many as the accumulator budget allows, counted in floats, so a block narrower than a vector
@@ -83,6 +91,12 @@ int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {
   auto [conv, data, kernel] = conv_operands(output);
   int64_t data_bytes = tensor_bytes(data), kernel_bytes = tensor_bytes(kernel);
+  // Several threads: rows outside, every thread reads the whole kernel but only the input rows of
+  // its share, which in a model the producer's same share wrote, on the same core; channels
+  // outside, half the kernel but the whole input, half of it written on the other core.
+  if (cpu.threads > 1) return kernel_bytes <= kThreadRowsKernelPerInput * data_bytes;
+  // One thread: the 32-register schedules keep the order they were measured and pinned with.
+  if (unrolled_window_fits(cpu)) return false;
   // Channels outside re-read the input once per output channel block, rows outside the kernel once
   // per output row; what each thread re-reads should come from its own L2, not the shared L3. Rows
   // outside, an output row works on the whole kernel and the input rows under its window.
@@ -147,13 +161,13 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
   int64_t channel_blocks = conv2d_tile_channel_blocks(output, cpu);
   int64_t columns = default_tile_columns(output, channel_blocks, cpu);
   // reduction axes: icc 0, icb 1, kh 2, kw 3
-  WindowConfig config{1, columns, {0, 2, 1, 3}, {3}, default_pad(output, cpu), false, channel_blocks, cpu.threads};
+  WindowConfig config{1, columns, {0, 2, 1, 3}, {3}, default_pad(output, cpu), rows_outer_pays(output, cpu),
+                      channel_blocks, cpu.threads};
   if (unrolled_window_fits(cpu)) return config;  // icc, kh, icb, kw with kw unrolled
   // icc, kh, kw, icb, nothing unrolled: each step loads its ob kernel vectors and broadcasts one
   // input element per column, and no input element is shared between steps (as oneDNN's AVX2 kernel)
   config.reduce_order = {0, 2, 3, 1};
   config.unrolled = {};
-  config.rows_outer = rows_outer_pays(output, cpu);
   return config;
 }
 

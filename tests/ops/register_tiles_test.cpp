@@ -118,11 +118,11 @@ TEST_CASE("without broadcast operands, conv2d tiles of one-vector blocks span up
   CHECK(default_blocks(72, avx2) == 3);
 }
 
-TEST_CASE("16-register conv2d defaults run row tiles outside channel blocks where the kernel stays in L2",
+TEST_CASE("16-register conv2d defaults on one thread run row tiles outside channel blocks where the kernel stays in L2",
           "[ops][tiles]") {
   // A Zen 3 core's 512 KB L2: C1-C5 and C8 read inputs larger than their kernels; C6, C7, C9, C10
   // and C12 have kernels of more than 512 KB, and C11's 512 KB leave no room for its input rows.
-  Target zen3 = Target::parse("llvm_cpu -isa=avx2 -l2=512K");
+  Target zen3 = Target::parse("llvm_cpu -isa=avx2 -l2=512K -threads=1");
   std::set<std::string> rows_outer = {"C1", "C2", "C3", "C4", "C5", "C8"};
   for (const auto& w : resnet18_conv2d_workloads()) {
     INFO(w.name);
@@ -130,7 +130,21 @@ TEST_CASE("16-register conv2d defaults run row tiles outside channel blocks wher
     CHECK(conv2d_fallback_config(op.output, zen3).rows_outer == (rows_outer.count(w.name) > 0));
   }
   // The 32-register schedules keep the order they were measured with.
-  Target avx512 = Target::parse("llvm_cpu -isa=avx512 -l2=512K");
+  Target avx512 = Target::parse("llvm_cpu -isa=avx512 -l2=512K -threads=1");
   CHECK_FALSE(conv2d_fallback_config(conv2d_instance(resnet18_conv2d_workloads()[2].shape, avx512).output, avx512)
                   .rows_outer);
+}
+
+TEST_CASE("conv2d defaults on several threads run row tiles outside where the kernel is at most twice the input",
+          "[ops][tiles]") {
+  // C6's kernel is 1.5 times its input; C7's 2.9, C11's 2.6 and C9, C10 and C12's 12-94 times.
+  std::set<std::string> rows_outer = {"C1", "C2", "C3", "C4", "C5", "C6", "C8"};
+  for (const char* text : {"llvm_cpu -isa=avx2 -threads=2", "llvm_cpu -isa=avx512 -threads=3"}) {
+    Target target = Target::parse(text);
+    for (const auto& w : resnet18_conv2d_workloads()) {
+      INFO(text << " " << w.name);
+      OpInstance op = conv2d_instance(w.shape, target);
+      CHECK(conv2d_fallback_config(op.output, target).rows_outer == (rows_outer.count(w.name) > 0));
+    }
+  }
 }
