@@ -397,6 +397,12 @@ keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_dif
 assert keys <= obj.keys(), keys - obj.keys()
 assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
 assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
+# the bound: the operations performed (the nominal ones of all but the Winograd kernels) at the peak
+nominal_ms = obj["flops"] / obj["peak_gflops"] * 1e-6
+assert 0 < obj["peak_ms"] <= nominal_ms * (1 + 1e-9), obj
+assert obj["peak_excludes_winograd"] == (obj["peak_ms"] < nominal_ms * (1 - 1e-9)), obj
+assert abs(obj["speedup_at_peak"] - obj["baseline_ms"] / obj["peak_ms"]) < 1e-6 * obj["speedup_at_peak"]
+assert obj["speedup_at_peak"] >= obj["speedup"], obj
 '; then pass; else fail "bench-model --json breaks the contract"; fi
 # bench-model --target: Tessel compiled for a lower ISA, libtorch's oneDNN held to it too.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --target "llvm_cpu -isa=sse4" --json 2>/dev/null | tail -n 1 | $py -c '
