@@ -63,11 +63,12 @@ constexpr int64_t kInlinePadMacsPerElement = 128;
 constexpr int64_t kMaxColumnVectors = 3;
 
 // On several threads, row tiles run outside channel blocks while the kernel is at most this many
-// times the input (ops::rows_outer_pays). Measured on Zen 5, 2 vCPUs sharing no cache, paired runs
-// of bench-model: MobileNet-V2 on AVX-512 3.4-4.7 ms -> 2.8-3.5 ms (rows outside in all layers
-// but the last expansion at 14x14 and those at 7x7, whose kernels are 3-26 times their input),
-// under the AVX2 ceiling 5.0 -> 4.7 ms; ResNet-18 8.4 -> 8.0 ms with 2, 9.1 ms with 4 (its 3x3 stride-2 128 -> 256
-// layer and 1x1 256 -> 512 slower rows outside). Alone (bench conv2d), C1-C12 within noise.
+// times the input (ops::rows_outer_pays). Measured on Zen 5, 2 vCPUs sharing no cache, medians of
+// sets of 4-8 paired bench-model runs: MobileNet-V2 on AVX-512 3.5-4.2 -> 2.8-3.3 ms (three sets;
+// rows outside in all layers but the last expansion at 14x14 and those at 7x7, whose kernels are
+// 3-26 times their input), under the AVX2 ceiling 5.0 -> 4.7 ms; ResNet-18 8.4 -> 8.0 ms, but
+// 9.1 ms with a factor of 4 (which also puts rows outside in C7 and C11). Alone (bench conv2d),
+// C1-C12 within noise on both ISAs.
 constexpr int64_t kThreadRowsKernelPerInput = 2;
 
 // The default tile's columns for `output` with `channel_blocks` blocks per tile. Spanning blocks:

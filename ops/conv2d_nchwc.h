@@ -50,10 +50,11 @@ int64_t conv2d_tile_channel_blocks(const Tensor& output, const CpuDescription& c
 // producer wrote rather than half of every channel from another core (which on vCPUs sharing no
 // cache is the costlier traffic). On one thread, on 16-register CPUs: when each thread's L2 holds
 // the kernel with the input rows of one output row but not the whole input, or holds both and the
-// kernel re-read per row is the smaller traffic; measured on AVX2 (Zen 3, 512 KB L2): ResNet-18's
-// C1-C5 and C8 run rows outside, up to 2.2x faster (C5), and C6, C7 and C9-C12 channels outside
-// (C11's 512 KB kernel leaves no room; rows outside, it runs 5-10% slower). AVX-512 on one thread:
-// channels outside, as measured and pinned.
+// kernel re-read per row is the smaller traffic; measured operator by operator on AVX2 (Zen 3,
+// 512 KB L2, 2 threads, before the rule for several threads): ResNet-18's C1-C5 and C8 run rows
+// outside, up to 2.2x faster (C5), and C6, C7 and C9-C12 channels outside (C11's 512 KB kernel
+// leaves no room; rows outside, it runs 5-10% slower). AVX-512 on one thread: channels outside, as
+// measured and pinned.
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu);
 
 // The conv2d NCHWc schedule (ops/window_schedule.h's, on a cache_write accumulator).
