@@ -74,17 +74,17 @@ constexpr int64_t kThreadRowsKernelPerInput = 2;
 // The default tile's columns for `output` with `channel_blocks` blocks per tile. Spanning blocks:
 // the fewest columns that hide the FMA latency, which leaves the most registers spare. One block:
 // as many as the accumulator budget allows, counted in floats, so a block narrower than a vector
-// gets proportionally more columns (register_tile_columns prefers a divisor of OW).
+// gets proportionally more columns (register_tile_size prefers a divisor of OW).
 int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu) {
   int64_t block = output.shape()[4], ow = output.shape()[3];
   int64_t lanes = float_lanes(cpu), block_vectors = float_vectors(cpu, block);
   if (channel_blocks > 1) {
     int64_t column_vectors = channel_blocks * block_vectors;
     int64_t latency_columns = (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
-    return register_tile_columns(ow, latency_columns, cpu);
+    return register_tile_size(ow, latency_columns, cpu);
   }
   int64_t accumulators = accumulator_budget(cpu, block_vectors, kWindowAccumulatorCap);
-  return register_tile_columns(ow, accumulators * lanes / std::max(block, lanes), cpu);
+  return register_tile_size(ow, accumulators * lanes / std::max(block, lanes), cpu);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // The fallback configuration for a conv2d_nchwc `output` on `target`: a register tile of columns ×
 // the output block (× conv2d_tile_channel_blocks blocks, then with the fewest columns that hide the
 // FMA latency) whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
-// or, with 16 registers, balanced partial tiles (register_tile_columns); the reduction over
+// or, with 16 registers, balanced partial tiles (register_tile_size); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
 // registers hold them (unrolled_window_fits), else the kernel width and the input block in loops
 // and the parallel order of rows_outer_pays; padding per thread (at the root with one thread),

@@ -36,6 +36,19 @@ inline int64_t gemm_accumulator_cap(const CpuDescription& cpu) { return 2 * cpu.
 // tiles include good ones (8 × 2 vectors, 7 × 2), and the AVX-512 schedules stay as they were.
 inline bool partial_register_tiles(const CpuDescription& cpu) { return cpu.vector_registers < 32; }
 
+// The extent of a register tile over a loop of `extent` on `cpu`, at most `limit`: the largest
+// divisor of `extent` where it uses three quarters of `limit` or partial tiles do not pay;
+// otherwise as many as balance the fewest tiles of at most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4,
+// 28 -> 6 × 4 + 4), the last tile partial. Conv2d's output columns and the Winograd GEMM's tiles
+// follow it, and their template spaces offer exactly these tiles (search/spaces/tile_choices.h).
+// On AVX2 a 6 × 2-vector conv2d tile (12 accumulators) beats the 4-column divisor of OW 28, 56 and
+// 112 (8, just the FMA latency): measured on Zen 5 under the AVX2 ceiling, 2 threads, C1-C12
+// geomean vs oneDNN 0.97 -> 1.02 (C1-C6 5-16% faster), MobileNet-V2's stem 250-266 -> 123-175 us.
+// The divisor was preferred while LLVM partially unrolled the loop around the tile for some CPU
+// models (znver3), whose interleaved copies spilled; LLVM's partial unrolling is now the same for
+// every CPU model (backends/llvm_cpu/cpu_target.cpp), and 6-column tiles compile without spills.
+int64_t register_tile_size(int64_t extent, int64_t limit, const CpuDescription& cpu);
+
 // Whether an FMA can take its broadcast operand from memory (AVX-512's embedded broadcast). Where it
 // cannot (AVX2), every broadcast element is a load of its own beside the FMAs' loads.
 inline bool fma_broadcast_operands(const CpuDescription& cpu) { return cpu.isa >= CpuIsa::AVX512; }

@@ -125,11 +125,4 @@ void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where) {
 
 int64_t pick_reg_n(int64_t ow, int64_t limit) { return largest_divisor_at_most(ow, limit); }
 
-int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu) {
-  int64_t divisor = pick_reg_n(ow, limit);
-  if (!partial_register_tiles(cpu) || 4 * divisor >= 3 * limit) return divisor;
-  int64_t tiles = (ow + limit - 1) / limit;
-  return (ow + tiles - 1) / tiles;
-}
-
 }  // namespace tessel::ops

@@ -58,16 +58,4 @@ void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where);
 // `limit` (the accumulators are columns × the block's vector registers).
 int64_t pick_reg_n(int64_t ow, int64_t limit);
 
-// Output columns per register tile on `cpu`, at most `limit`: pick_reg_n's divisor of OW where it
-// uses three quarters of `limit` or partial tiles do not pay (ops/cpu_tiles.h); otherwise as many
-// columns as balance the fewest tiles of at most `limit` (7 -> 4 + 3, 14 -> 5 + 5 + 4, 28 -> 6 × 4
-// + 4), the last tile partial. On AVX2 a 6 × 2-vector tile (12 accumulators) beats the 4-column
-// divisor of OW 28, 56 and 112 (8, just the FMA latency): measured on Zen 5 under the AVX2
-// ceiling, 2 threads, C1-C12 geomean vs oneDNN 0.97 -> 1.02 (C1-C6 5-16% faster), MobileNet-V2's
-// stem 250-266 -> 123-175 us.
-// The divisor was preferred while LLVM partially unrolled the loop around the tile for some CPU
-// models (znver3), whose interleaved copies spilled; LLVM's partial unrolling is now the same for
-// every CPU model (backends/llvm_cpu/cpu_target.cpp), and 6-column tiles compile without spills.
-int64_t register_tile_columns(int64_t ow, int64_t limit, const CpuDescription& cpu);
-
 }  // namespace tessel::ops

@@ -90,8 +90,8 @@ TEST_CASE("window tiles divide the output width unless, with 16 registers, the d
            {28, 13, 10, 7},  // 10 + 10 + 8
            {14, 13, 7, 7}}) {
     INFO("OW " << ow << ", at most " << limit << " columns");
-    CHECK(register_tile_columns(ow, limit, avx2.cpu()) == avx2_columns);
-    CHECK(register_tile_columns(ow, limit, avx512.cpu()) == avx512_columns);
+    CHECK(register_tile_size(ow, limit, avx2.cpu()) == avx2_columns);
+    CHECK(register_tile_size(ow, limit, avx512.cpu()) == avx512_columns);
   }
 }
 
