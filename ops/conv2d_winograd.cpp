@@ -188,7 +188,7 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
   int64_t vectors = float_vectors(cpu, weights.shape()[4]), tiles = product.shape()[2];
   WinogradConfig config;
   int64_t accumulators = accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu));
-  config.rows = register_tile_size(tiles, std::min(tiles, std::max<int64_t>(1, accumulators / vectors)), cpu);
+  config.rows = register_tile_size(tiles, std::max<int64_t>(1, accumulators / vectors), cpu);
   config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
   return config;
 }

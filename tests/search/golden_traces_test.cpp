@@ -134,13 +134,13 @@ template <typename Wanted>
 size_t compare_with_golden(Wanted wanted) {
   nlohmann::json golden = load_golden();
   size_t compared = 0;
-  for (const Traced& t : traced_strategies(true))
+  for (const Traced& t : traced_strategies(true)) {
+    const nlohmann::json* traces = golden_traces_for(golden, t.label);
     for (const std::string& w : kWorkloads)
       for (int64_t seed : kSeeds) {
         if (!wanted(t.label, w, seed)) continue;
         std::string key = trace_key(t.label, w, seed);
         INFO(key);
-        const nlohmann::json* traces = golden_traces_for(golden, t.label);
         if (traces) {
           REQUIRE(traces->contains(key));
           CHECK(replay_trace(w, t.choice, seed) == traces->at(key).get<std::vector<uint64_t>>());
@@ -151,6 +151,7 @@ size_t compare_with_golden(Wanted wanted) {
         }
         ++compared;
       }
+  }
   return compared;
 }
 
