@@ -74,7 +74,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
   std::unordered_map<ValueId, bool> param_added;
   for (const FusedGroup& group : fused_groups(opt)) {
     for (ValueId out : group.outputs) {
-      ops::GroupKernel k = ops::group_kernel(g, group.nodes, out);
+      ops::GroupKernel k = ops::group_kernel(g, group.nodes, out, group.tile_values);
       auto [it, added] = by_key.emplace(k.key, kernels.size());
       if (added) choices.push_back(choose_group_schedule(g, group, out, k, target, options.records));
       if (added && choices.back().kernel) k = *choices.back().kernel;  // rebuilt for its configuration
@@ -86,7 +86,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       node["tuning"] = choice.to_json();
       // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a
       // profile can print each kernel's rate against the machine's peak (tessel bench peak).
-      if (choice.tunable()) node["flops"] = choice.flops;
+      if (choice.flops > 0) node["flops"] = choice.flops;
       for (ValueId v : k.inputs) {
         node["args"].push_back(value_ref(g, plan, v));
         if (g.constant_value(v) && !param_added[v]) {

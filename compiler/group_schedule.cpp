@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/anchor_workload.h"
+#include "ops/block_schedule.h"
 #include "search/spaces/schedule_template.h"
 #include "support/error.h"
 #include "support/registry.h"
@@ -63,6 +64,23 @@ void apply(const search::TunedConfig& tuned, const search::Task& task, const gra
   choice.status = "default";
 }
 
+// A fused block runs its own schedule (ops/block_schedule.h): no template space covers it yet, so
+// it has no task and no record applies; its operations are its convolutions'.
+GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGroup& group,
+                                   const ops::GroupKernel& kernel, const Target& target) {
+  GroupSchedule choice;
+  std::string ops;
+  for (graph::NodeId n : group.nodes) {
+    std::optional<search::WorkloadSpec> w = anchor_workload(g, n);
+    if (!w) continue;
+    choice.flops += w->flops();
+    ops += (ops.empty() ? "" : " + ") + g.node(n).op;
+  }
+  int64_t rows = ops::block_tile_rows(kernel.output, kernel.tile_stages, target.cpu());
+  choice.anchor_tag = "fused block: " + ops + " per " + std::to_string(rows) + "-row tile";
+  return choice;
+}
+
 }  // namespace
 
 std::string GroupSchedule::label() const {
@@ -84,6 +102,7 @@ nlohmann::json GroupSchedule::to_json() const {
 GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGroup& group, graph::ValueId output,
                                     const ops::GroupKernel& kernel, const Target& target,
                                     const search::TunedRecords* records) {
+  if (!group.tile_values.empty()) return fused_block_schedule(g, group, kernel, target);
   GroupSchedule choice;
   choice.anchor_tag = kernel.anchor.defined() ? kernel.anchor->tag : kernel.output->tag;
   std::optional<search::WorkloadSpec> w = anchor_workload(g, group.anchor);

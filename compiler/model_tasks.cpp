@@ -14,6 +14,7 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
   std::unordered_map<std::string, size_t> by_key;
   auto space = Registry<search::ScheduleSpace>::instance().create("template");
   for (const graph::FusedGroup& group : fused_groups(opt)) {
+    if (!group.tile_values.empty()) continue;  // a fused block: its own schedule, no template space (yet)
     std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, group.anchor);
     if (!w) continue;
     auto [it, added] = by_key.emplace(w->key(), tasks.size());

@@ -43,8 +43,9 @@ Tensor output_accumulator(Schedule& s, const Tensor& output) {
 }
 
 Tensor find_by_tag(const Tensor& output, const std::string& tag) {
-  for (const Tensor& t : topological_order({output}))
-    if (t->tag == tag) return t;
+  std::vector<Tensor> stages = topological_order({output});
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it)
+    if ((*it)->tag == tag) return *it;
   TESSEL_CHECK(false, "no stage tagged '", tag, "' feeds '", output.name(), "'");
   return Tensor();
 }

@@ -57,7 +57,8 @@ class FunctionSchedule : public OpSchedule {
 Tensor output_accumulator(Schedule& s, const Tensor& output);
 
 // The stage `output` was built from, found by tag among the operations it reads (itself
-// included): schedules use it to find their anchor stage. Throws InternalError if absent.
+// included), the nearest to the output when several have the tag (a fused block's last
+// convolution): schedules use it to find their anchor stage. Throws InternalError if absent.
 Tensor find_by_tag(const Tensor& output, const std::string& tag);
 
 // The blocked window stage tagged `tag` behind `output` (a conv2d_nchwc or depthwise_conv2d_nchwc)

@@ -27,15 +27,23 @@ Stage vectorized_pad(Schedule& s, const Tensor& pad) {
 
 // The output's loops of one register tile, as the accumulator is attached to them.
 struct OutputTiles {
-  IterVar parallel;       // channels × row tiles, fused
+  IterVar parallel;       // the loop the threads share (undefined for a stage computed in another's loop)
   IterVar column_tiles;   // the loop the accumulator is computed at
 };
 
-// `thread_shares`: split the parallel loop into one share per thread (config.threads), for a pad
-// per thread to be computed at.
-OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, bool thread_shares) {
+// How the output's outer loops run. Threads: channels × row tiles fused, in parallel, split into
+// one share per thread (config.threads) when a pad is computed per thread. BlockTiles: the rows
+// split into tiles of `tile_rows`, the outermost loop and the parallel one, for the producers of
+// a fused block to be computed at. Serial: a stage computed in another stage's loop.
+struct OuterLoops {
+  enum Kind { Threads, ThreadShares, BlockTiles, Serial } kind = Threads;
+  int64_t tile_rows = 0;
+};
+
+OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, OuterLoops outer) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
-  IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner;
+  IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner, block_tiles;
+  if (outer.kind == OuterLoops::BlockTiles) std::tie(block_tiles, row_tiles) = c.split(row_tiles, outer.tile_rows);
   if (config.channel_blocks > 1) {
     std::tie(channels, channels_inner) = c.split(channels, config.channel_blocks);
     c.reorder({channels, row_tiles, column_tiles, channels_inner});
@@ -48,16 +56,22 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, b
     c.unroll(rows);
   }
   if (config.rows_outer) c.reorder({row_tiles, channels});
-  // channels × row tiles: enough parallel work at any depth
-  IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
-  if (thread_shares) parallel = c.split_nparts(parallel, config.threads).first;
-  c.parallel(parallel);
   if (blocked) {
     c.unroll(columns);
     c.vectorize(c.axis(4));
   } else {
     c.vectorize(columns);
   }
+  if (outer.kind == OuterLoops::Serial) return {IterVar(), column_tiles};
+  if (outer.kind == OuterLoops::BlockTiles) {
+    c.reorder({block_tiles, config.rows_outer ? row_tiles : channels});
+    c.parallel(block_tiles);
+    return {block_tiles, column_tiles};
+  }
+  // channels × row tiles: enough parallel work at any depth
+  IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
+  if (outer.kind == OuterLoops::ThreadShares) parallel = c.split_nparts(parallel, config.threads).first;
+  c.parallel(parallel);
   return {parallel, column_tiles};
 }
 
@@ -88,29 +102,59 @@ void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool bloc
   }
 }
 
-}  // namespace
-
-void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config) {
-  bool blocked = out.ndim() == 5;
-  TESSEL_CHECK(out.ndim() == 4 || blocked, "window output '", out.name(), "' must be 4-D or 5-D");
+void check_window_config(const Tensor& out, const WindowConfig& config) {
+  TESSEL_CHECK(out.ndim() == 4 || out.ndim() == 5, "window output '", out.name(), "' must be 4-D or 5-D");
   if (config.rows < 1 || config.columns < 1)
     user_error("window schedule of '", out.name(), "': the register tile ", config.rows, "x", config.columns,
                " must have positive rows and columns");
-  int64_t blocks = blocked ? out.shape()[1] : 1;
+  int64_t blocks = out.ndim() == 5 ? out.shape()[1] : 1;
   if (config.channel_blocks < 1 || blocks % config.channel_blocks != 0)
     user_error("window schedule of '", out.name(), "': ", config.channel_blocks, " channel blocks per register tile",
                " must divide the output's ", blocks, " channel blocks (1 for an unblocked layout); use a divisor");
   if (config.threads < 1)
     user_error("window schedule of '", out.name(), "': ", config.threads, " threads to pad for; use at least 1");
+}
+
+// schedule_window with the outer loops `outer` says (a pad per row or thread needs Threads or
+// ThreadShares).
+IterVar schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                             OuterLoops outer) {
+  check_window_config(out, config);
+  bool blocked = out.ndim() == 5;
   Stage c = s[out];
   Tensor pad = pad_stage_of(s, acc);
-  bool per_thread = pad.defined() && config.pad == PadPlacement::PerThread;
-  OutputTiles tiles = schedule_output(c, blocked, config, per_thread);
-  if (pad.defined() && (per_thread || config.pad == PadPlacement::PerRow))
+  bool per_tile = pad.defined() && (config.pad == PadPlacement::PerThread || config.pad == PadPlacement::PerRow);
+  if (per_tile && outer.kind != OuterLoops::Threads) {
+    schedule_pad(s, acc, PadPlacement::Inline);  // no thread loop of its own to pad at
+    per_tile = false;
+  } else if (pad.defined() && config.pad == PadPlacement::PerThread) {
+    outer.kind = OuterLoops::ThreadShares;
+  }
+  OutputTiles tiles = schedule_output(c, blocked, config, outer);
+  if (per_tile)
     vectorized_pad(s, pad).compute_at(c, tiles.parallel);
   else if (pad.defined())
     schedule_pad(s, acc, config.pad);
   schedule_accumulator(s[acc], c, tiles.column_tiles, blocked, config);
+  return tiles.parallel;
+}
+
+}  // namespace
+
+void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config) {
+  schedule_window_with(s, out, acc, config, {});
+}
+
+IterVar schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                              int64_t tile_rows) {
+  if (tile_rows < 1) user_error("window schedule of '", out.name(), "': ", tile_rows, " rows per tile; use at least 1");
+  return schedule_window_with(s, out, acc, config, {OuterLoops::BlockTiles, tile_rows});
+}
+
+void schedule_window_at(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                        const Stage& parent, const IterVar& at) {
+  s[out].compute_at(parent, at);
+  schedule_window_with(s, out, acc, config, {OuterLoops::Serial});
 }
 
 void schedule_pad(Schedule& s, const Tensor& consumer, PadPlacement where) {

@@ -49,6 +49,18 @@ struct WindowConfig {
 // blocks, or an axis index is out of range.
 void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config);
 
+// schedule_window with the output's rows split into tiles of `tile_rows`, the outermost loop and
+// the one the threads share, which it returns: the producers of a fused block are computed at it
+// (ops/block_schedule.h). A pad per row or thread becomes inline. Throws UserError as
+// schedule_window does, or if tile_rows is not positive.
+IterVar schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                              int64_t tile_rows);
+
+// schedule_window for `out` computed at loop `at` of `parent`: the same register tiles, in that
+// loop's thread; a pad per row or thread becomes inline.
+void schedule_window_at(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                        const Stage& parent, const IterVar& at);
+
 // Places the "pad" stage `consumer` reads, if any: at the root (in parallel over channels,
 // vectorized over the channel block of blocked layouts) or inline. PerRow needs the output's row
 // loop: schedule_window places it.

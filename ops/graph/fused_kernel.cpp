@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ir/graph/op.h"
+#include "ops/block_schedule.h"
 #include "ops/op_schedule.h"
 #include "support/error.h"
 #include "support/registry.h"
@@ -21,7 +22,8 @@ std::vector<Tensor> GroupKernel::args() const {
   return out;
 }
 
-GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes, ValueId output) {
+GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes, ValueId output,
+                         const std::vector<ValueId>& tile_values) {
   GroupKernel k;
   k.output_value = output;
   std::unordered_map<ValueId, Tensor> tensor_of;
@@ -57,6 +59,10 @@ GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes
     }
   }
   k.output = tensor_of.at(output);
+  for (ValueId v : tile_values) {
+    k.tile_stages.push_back(tensor_of.at(v));
+    k.key += ";tile:" + ref.at(v);
+  }
   k.key += "->" + ref.at(output);
   TESSEL_CHECK(!k.output->is_placeholder(), "a fused group's output '", g.value(output).name, "' is one of its inputs");
   // Lowering takes exactly the tensors read: drop inputs the output does not depend on.
@@ -81,6 +87,11 @@ Schedule default_schedule_for(const std::string& tag, const Tensor& output, cons
 }  // namespace
 
 Schedule schedule_group(const GroupKernel& k, const Target& target) {
+  if (!k.tile_stages.empty()) {
+    Schedule s = schedule_fused_block(k.output, k.tile_stages, target);
+    inline_group_stages(k, s);
+    return s;
+  }
   bool anchored = k.anchor.defined() && !k.anchor.same_as(k.output);
   Schedule s = default_schedule_for(anchored ? k.anchor->tag : k.output->tag, k.output, target);
   inline_group_stages(k, s);
@@ -89,8 +100,12 @@ Schedule schedule_group(const GroupKernel& k, const Target& target) {
 
 void inline_group_stages(const GroupKernel& k, Schedule& s) {
   std::vector<Tensor> stages = topological_order({k.output});
+  auto tile_stage = [&](const Tensor& t) {
+    return std::any_of(k.tile_stages.begin(), k.tile_stages.end(), [&](const Tensor& st) { return st.same_as(t); });
+  };
   for (const Tensor& t : k.node_outputs) {
-    if (t.same_as(k.output) || t.same_as(k.anchor) || t->is_placeholder() || t->is_reduction()) continue;
+    if (t.same_as(k.output) || t.same_as(k.anchor) || t->is_placeholder() || t->is_reduction() || tile_stage(t))
+      continue;
     if (std::none_of(stages.begin(), stages.end(), [&](const Tensor& st) { return st.same_as(t); })) continue;
     if (s[t]->attach == AttachKind::Root) s[t].compute_inline();
   }

@@ -24,6 +24,7 @@ struct GroupKernel {
   Tensor output;                       // what the kernel computes (its last argument)
   std::vector<Tensor> node_outputs;    // every node's outputs, the anchor's and the output's included
   Tensor anchor;                       // the anchor's output, undefined when the group has none
+  std::vector<Tensor> tile_stages;     // a fused block's: computed per row tile of the output (ops/block_schedule.h)
   // Identical for groups computing the same thing on the same types (operators, attributes,
   // wiring), so equal groups share one compiled kernel.
   std::string key;
@@ -32,17 +33,20 @@ struct GroupKernel {
 };
 
 // The expression of value `output` computed by `nodes` (producers first), every value they read
-// from outside becoming an input. The anchor is the node whose op pattern is complex-out-fusable
-// or opaque (at most one). Throws UserError (naming the node) if an operator refuses its inputs.
-GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>& nodes, graph::ValueId output);
+// from outside becoming an input. The anchor is the last node whose op pattern is
+// complex-out-fusable or opaque; `tile_values`, a fused block's (graph::FusedGroup::tile_values),
+// become its tile stages. Throws UserError (naming the node) if an operator refuses its inputs.
+GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>& nodes, graph::ValueId output,
+                         const std::vector<graph::ValueId>& tile_values = {});
 
-// The anchor's default schedule for `target` (the output's when there is no anchor) applied to the
-// output, with the stages of the other nodes inlined where they are read.
+// The anchor's default schedule for `target` (the output's when there is no anchor; a fused
+// block's schedule, ops/block_schedule.h, when it has tile stages) applied to the output, with the
+// stages of the other nodes inlined where they are read.
 Schedule schedule_group(const GroupKernel& kernel, const Target& target);
 
 // Inlines into `s`, a schedule of kernel.output (the anchor's default or a tuned configuration's,
 // search/spaces/schedule_template.h's schedule_output), the stages of the group's other nodes
-// still at the root, so they run where they are read.
+// still at the root (tile stages excepted), so they run where they are read.
 void inline_group_stages(const GroupKernel& kernel, Schedule& s);
 
 }  // namespace tessel::ops

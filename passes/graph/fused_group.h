@@ -1,5 +1,6 @@
 // A fused group: operator nodes of a graph that the code generator turns into one kernel, as the
-// fusion pass (passes/graph/fuse_ops.cpp) chose them by the TVM paper's op patterns.
+// fusion pass (passes/graph/fuse_ops.cpp) chose them by the TVM paper's op patterns, or a fused
+// block of several such groups (passes/graph/fuse_blocks.cpp).
 #pragma once
 #include <vector>
 
@@ -14,6 +15,10 @@ struct FusedGroup {
   OpPattern pattern = OpPattern::Injective;  // the most demanding pattern of its nodes
   std::vector<ValueId> inputs;   // values read from outside the group (constants included), in first-use order
   std::vector<ValueId> outputs;  // values used outside the group or graph outputs
+  // A fused block (passes/graph/fuse_blocks.cpp): the outputs of the groups it merged, producers
+  // first, each computed per row tile of the block's output instead of over the whole tensor; the
+  // anchor is the block's last convolution. Empty for a group of one anchor.
+  std::vector<ValueId> tile_values;
 };
 
 // Completes a group given its nodes (in topological order): anchor, pattern, inputs, outputs.

@@ -2,6 +2,10 @@
 // every loop a producer's region depends on are known when the producer is reached.
 #include "passes/lower/bound_inference.h"
 
+#include <optional>
+#include <iostream>
+#include "ir/printer.h"
+
 #include "ir/mutator.h"
 #include "ir/visitor.h"
 #include "passes/arith/interval.h"
@@ -79,14 +83,40 @@ Interval join(const Interval& a, const Interval& b, bool first) {
   return {simplify(min(a.min, b.min)), simplify(max(a.max, b.max))};
 }
 
-// The range a region covers, or the whole dimension when it is unbounded or no smaller.
-Range region_range(const Interval& region, int64_t dim, const arith::VarBounds& loop_bounds) {
+// An index with its clamps to constants removed: min(max(i, 0), H - 1) -> i, as a pad reads.
+class Unclamped : public IRMutator {
+ protected:
+  Expr mutate_node(const Min* op, const Expr& self) override { return strip(op->a, op->b, self); }
+  Expr mutate_node(const Max* op, const Expr& self) override { return strip(op->a, op->b, self); }
+
+ private:
+  Expr strip(const Expr& a, const Expr& b, const Expr& self) {
+    if (as_const_int(b)) return mutate(a);
+    if (as_const_int(a)) return mutate(b);
+    return self;
+  }
+};
+
+// The constant upper bound of an interval's extent, if it has one.
+std::optional<int64_t> const_extent_bound(const Interval& i, const arith::VarBounds& loop_bounds) {
+  if (!i.bounded()) return std::nullopt;
+  arith::ConstBound e = arith::const_bound(simplify(i.max - i.min + 1), loop_bounds);
+  return e.has_max() ? std::optional<int64_t>(e.max) : std::nullopt;
+}
+
+// The range a region covers, or the whole dimension when it is unbounded or no smaller. A clamped
+// read (a pad's, min(max(i, 0), H - 1)) has an extent whose constant bound, once the clamps meet
+// the loop variables, is the whole dimension; clamping to constants never widens a range, so the extent of the same read
+// unclamped bounds it, and the stage's edge guards keep its loop inside the tensor.
+Range region_range(const Interval& region, const Interval& unclamped, int64_t dim,
+                   const arith::VarBounds& loop_bounds) {
   Range whole{make_zero(DataType::int32()), make_int(dim)};
   if (!region.bounded()) return whole;
-  Expr extent = simplify(region.max - region.min + 1);
-  arith::ConstBound e = arith::const_bound(extent, loop_bounds);
-  if (!e.has_max() || e.max >= dim) return whole;
-  return Range{region.min, make_int(std::max<int64_t>(e.max, 1))};
+  std::optional<int64_t> extent = const_extent_bound(region, loop_bounds);
+  if (std::optional<int64_t> loose = const_extent_bound(unclamped, loop_bounds); loose && (!extent || *loose < *extent))
+    extent = loose;
+  if (!extent || *extent >= dim) return whole;
+  return Range{region.min, make_int(std::max<int64_t>(*extent, 1))};
 }
 
 void infer_attached_region(const PlannedStage& s, const StageRanges& result, const arith::VarBounds& loop_bounds,
@@ -95,16 +125,22 @@ void infer_attached_region(const PlannedStage& s, const StageRanges& result, con
     user_error("compute_at: '", s.op.name(), "' is computed at '", s.parent->op.name(),
                "' but no computed stage reads it; compute it at one of its readers");
   int ndim = s.op.ndim();
-  std::vector<Interval> region(ndim);
+  std::vector<Interval> region(ndim), unclamped(ndim);
   bool first = true;
   for (const PlannedStage* consumer : s.consumers) {
     VarIntervals relax = relaxed_loops(s, *consumer, result);
     for (const auto& indices : reads_in_loop_vars(*consumer, s.op.get(), result.at(consumer->stage))) {
-      for (int d = 0; d < ndim; ++d) region[d] = join(region[d], arith::eval_interval(indices[d], relax), first);
+      for (int d = 0; d < ndim; ++d) {
+        region[d] = join(region[d], arith::eval_interval(indices[d], relax), first);
+        unclamped[d] = join(unclamped[d], arith::eval_interval(Unclamped().mutate(indices[d]), relax), first);
+      }
       first = false;
     }
   }
-  for (int d = 0; d < ndim; ++d) ranges[s.op->axis[d].get()] = region_range(region[d], s.op.shape()[d], loop_bounds);
+  for (int d = 0; d < ndim; ++d) {
+    ranges[s.op->axis[d].get()] = region_range(region[d], unclamped[d], s.op.shape()[d], loop_bounds);
+    if (getenv("TESSEL_DEBUG_BOUNDS")) std::cerr << s.op.name() << " d" << d << " region " << (region[d].bounded() ? to_string(region[d].min) + " .. " + to_string(region[d].max) : std::string("unbounded")) << " unclamped " << (unclamped[d].bounded() ? to_string(unclamped[d].min) + " .. " + to_string(unclamped[d].max) : std::string("unbounded")) << "\n";
+  }
 }
 
 }  // namespace

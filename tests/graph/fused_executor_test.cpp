@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -36,9 +37,10 @@ ValueId constant(Graph& g, const std::string& name, std::vector<int64_t> shape, 
 // Runs g fused (by default, the default pipeline) and unfused on the same random input; returns
 // the fusion.
 std::vector<FusedGroup> check_fused_matches_unfused(const Graph& g,
-                                                    const std::vector<std::string>& pipeline = default_pipeline()) {
-  OptimizedGraph opt = optimize_graph(g, pipeline);
-  GraphExecutor fused = compile_model(opt).executor();
+                                                    const std::vector<std::string>& pipeline = default_pipeline(),
+                                                    const Target& target = Target::host()) {
+  OptimizedGraph opt = optimize_graph(g, pipeline, target);
+  GraphExecutor fused = compile_model(opt, target).executor();
   std::map<std::string, NDArray> in;
   for (ValueId v : g.inputs())
     in[g.value(v).name] = NDArray::random_uniform(g.value(v).type.shape, DataType::float32(), 3 + v, -1, 1);
@@ -80,6 +82,34 @@ TEST_CASE("fused kernels: convolution with its element-wise tail, residual block
   CHECK(check_fused_matches_unfused(
             g, parse_pipeline("fold_batch_norm,fold_constants,cse,dce,layout,fuse{layout_into_conv=false},plan_memory"))
             .size() == 6);
+}
+
+TEST_CASE("fused blocks: expansion, depthwise and projection computed per row tile match unfused",
+          "[graph][fused][blocks]") {
+  // MobileNet-V2's inverted residual, 16 -> 64 -> 16 channels, with an L2 so small that the block
+  // fuses and its tiles are a few rows: the halo rows at every seam, the first and last tiles
+  // (padding), stride 2 (no residual) and tiles of one row.
+  for (int64_t stride : {1, 2}) {
+    Graph g;
+    ValueId x = g.add_input("x", f32({1, 16, 14, 14}, "NCHW"));
+    Attributes relu6{{"min", 0.0}, {"max", 6.0}};
+    auto bias = [&](ValueId v, int64_t channels, uint64_t seed) {
+      return g.add_op("bias_add", {v, constant(g, "b" + std::to_string(seed), {channels}, seed)}, {{"axis", int64_t{1}}});
+    };
+    ValueId e = g.add_op("clip", {bias(g.add_op("conv2d", {x, constant(g, "we", {64, 16, 1, 1}, 1)}), 64, 2)}, relu6);
+    Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{64}}, {"strides", Ints{stride, stride}}};
+    ValueId d = g.add_op("clip", {bias(g.add_op("conv2d", {e, constant(g, "wd", {64, 1, 3, 3}, 3)}, dw), 64, 4)}, relu6);
+    ValueId p = bias(g.add_op("conv2d", {d, constant(g, "wp", {16, 64, 1, 1}, 5)}), 16, 6);
+    g.add_output(stride == 1 ? g.add_op("add", {p, x}) : p);
+    for (const char* target : {"llvm_cpu -isa=avx2 -l2=32K", "llvm_cpu -isa=avx2 -l2=8K -threads=2",
+                               "llvm_cpu -isa=avx512 -l2=32K"}) {
+      Target t = Target::parse(target);
+      if (!t.cannot_run_reason().empty()) continue;  // AVX-512 on an AVX2 machine
+      INFO(target << ", stride " << stride);
+      std::vector<FusedGroup> groups = check_fused_matches_unfused(g, default_pipeline(), t);
+      CHECK(std::count_if(groups.begin(), groups.end(), [](const FusedGroup& f) { return !f.tile_values.empty(); }) == 1);
+    }
+  }
 }
 
 TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into reductions", "[graph][fused]") {
