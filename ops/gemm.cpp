@@ -88,6 +88,11 @@ int64_t gemm_panel_width(int64_t n, const Target& target) {
   return first_divisor(n, {2 * lanes, 4 * lanes, lanes, 3 * lanes, lanes / 2}, lanes);
 }
 
+int64_t dense_panel_width(int64_t m, int64_t n, const Target& target) {
+  int64_t lanes = float_lanes(target.cpu());
+  return m == 1 && n > 2 * lanes ? 4 * lanes : gemm_panel_width(n, target);
+}
+
 GemmConfig gemm_fallback_config(const Tensor& output, const Target& target) {
   const CpuDescription& cpu = target.cpu();
   Tensor packed = find_by_tag(output, "pack");

@@ -34,6 +34,12 @@ Tensor dense_packed(const Tensor& x, const Tensor& panels, int64_t n, const std:
 // a vector, else one vector (the last panel then zero-padded).
 int64_t gemm_panel_width(int64_t n, const Target& target);
 
+// The panel width of a dense layer of M rows: gemm_panel_width's, except for one row (a
+// classifier at batch 1, a matrix-vector product), whose register tile is a single row: there a
+// panel of one vector, or half of one, leaves one accumulator and the k loop waits on each FMA's
+// latency, so the panel is four vectors (four accumulators), the last panel zero-padded.
+int64_t dense_panel_width(int64_t m, int64_t n, const Target& target);
+
 // The outer loops of the GEMM schedule, as GemmConfig::order names them.
 enum GemmLoop : int { kGemmRowsOuter = 0, kGemmRowsMiddle = 1, kGemmPanels = 2 };
 

@@ -23,7 +23,8 @@
 // convolutions); depthwise convolutions take their producer's block unless depthwise_block=operator.
 // On AVX2 the defaults measured fastest: ResNet-18's convolutions run faster on input blocks of 8
 // than of 16, transforms included. Constant dense weights are packed into the panels of the
-// GEMM schedule (dense_packed), so no kernel run packs them again.
+// GEMM schedule (dense_packed), so no kernel run packs them again; at batch 1 in panels of four
+// vectors (ops::dense_panel_width).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -151,14 +152,20 @@ class LayoutRewriter {
   }
 
   // dense(x, W) with a constant W: dense_packed reading W's panels, packed here instead of in
-  // every run. Only where the panel width divides the outputs (no zero padding needed).
+  // every run, the last panel zero-padded where the panel width does not divide the outputs.
   std::optional<ValueId> packed_dense(const Node& node) {
     const NDArray* w = g_.constant_value(node.inputs[1]);
-    if (!w || w->ndim() != 2 || g_.value(node.inputs[0]).type.dtype != DataType::float32()) return std::nullopt;
-    int64_t n = w->shape()[0], k = w->shape()[1], bn = ops::gemm_panel_width(n, target_);
-    if (n % bn != 0) return std::nullopt;
+    const TensorType& x = g_.value(node.inputs[0]).type;
+    if (!w || w->ndim() != 2 || x.dtype != DataType::float32() || x.ndim() != 2) return std::nullopt;
+    int64_t n = w->shape()[0], k = w->shape()[1], bn = ops::dense_panel_width(x.shape[0], n, target_);
+    int64_t padded = (n + bn - 1) / bn * bn;
+    NDArray rows = *w;
+    if (padded != n) {
+      rows = NDArray::zeros({padded, k}, w->dtype());
+      std::copy_n(w->data_as<float>(), n * k, rows.data_as<float>());
+    }
     ValueId panels = g_.add_constant(g_.unique_value_name(g_.value(node.inputs[1]).name + ".panels"),
-                                     permuted_copy(*w, {n / bn, bn, k}, {0, 2, 1}));
+                                     permuted_copy(rows, {padded / bn, bn, k}, {0, 2, 1}));
     ++dense_;
     return g_.add_op("dense_packed", {node.inputs[0], panels}, {{"units", n}});
   }

@@ -3,8 +3,6 @@
 #include "passes/lower/bound_inference.h"
 
 #include <optional>
-#include <iostream>
-#include "ir/printer.h"
 
 #include "ir/mutator.h"
 #include "ir/visitor.h"
@@ -137,10 +135,8 @@ void infer_attached_region(const PlannedStage& s, const StageRanges& result, con
       first = false;
     }
   }
-  for (int d = 0; d < ndim; ++d) {
+  for (int d = 0; d < ndim; ++d)
     ranges[s.op->axis[d].get()] = region_range(region[d], unclamped[d], s.op.shape()[d], loop_bounds);
-    if (getenv("TESSEL_DEBUG_BOUNDS")) std::cerr << s.op.name() << " d" << d << " region " << (region[d].bounded() ? to_string(region[d].min) + " .. " + to_string(region[d].max) : std::string("unbounded")) << " unclamped " << (unclamped[d].bounded() ? to_string(unclamped[d].min) + " .. " + to_string(unclamped[d].max) : std::string("unbounded")) << "\n";
-  }
 }
 
 }  // namespace

@@ -209,3 +209,21 @@ TEST_CASE("layout_transform: layouts it does not convert are user errors", "[gra
   test::require_user_error(
       [&] { g.add_op("layout_transform", {x}, {{"src_layout", "NCHW8c"}, {"dst_layout", "NCHW"}}); }, {"4-D", "5-D"});
 }
+
+TEST_CASE("layout: a dense layer at batch 1 packs its weights in panels of four vectors, the last zero-padded",
+          "[graph][layout]") {
+  // AVX2: 8 floats per vector. At batch 1 the register tile is one row, so the panel is 32 wide
+  // (four accumulators); 20 outputs fill one panel and 12 zero columns. Three rows keep the
+  // panel that divides the outputs (4).
+  for (int64_t rows : {1, 3}) {
+    Graph g;
+    ValueId x = g.add_input("x", test::f32({rows, 12}));
+    g.add_output(g.add_op("dense", {x, weight(g, "w", {20, 12}, 1)}));
+    OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
+    std::vector<int64_t> panels;
+    for (NodeId n : opt.graph.nodes())
+      if (opt.graph.node(n).op == "dense_packed") panels = opt.graph.value(opt.graph.node(n).inputs[1]).type.shape;
+    CHECK(panels == (rows == 1 ? std::vector<int64_t>{1, 12, 32} : std::vector<int64_t>{5, 12, 4}));
+    check_same_output(g, opt.graph);
+  }
+}
