@@ -220,7 +220,6 @@ class Partitioner : public IRMutator {
     if (!partitionable) return IRMutator::mutate_node(op, self);
     Partition part = partition(*op, *min, *min + *extent);
     if (part.facts.empty() && part.switched_facts.empty()) return IRMutator::mutate_node(op, self);
-    if (op->kind == ForKind::Parallel && !keeps_most(part, *extent)) return IRMutator::mutate_node(op, self);
     bool switching = part.switch_cond.defined();
     switches_ += switching;
     Stmt result = split(*op, part, *min, *min + *extent);
@@ -229,11 +228,6 @@ class Partitioner : public IRMutator {
   }
 
  private:
-  // Whether a parallel loop's main part keeps three quarters of its iterations. The peeled ones
-  // are parallel loops of their own, of an iteration or two, run by one thread while the others
-  // wait: fine for the border rows of 28, not for a loop of one iteration per thread.
-  static bool keeps_most(const Partition& part, int64_t extent) { return 4 * (part.hi - part.lo) >= 3 * extent; }
-
   // Each branch doubles the code below it, so branches nest this deep at most.
   static constexpr int kMaxNestedSwitches = 2;
 
@@ -249,10 +243,12 @@ class Partitioner : public IRMutator {
     return part;
   }
 
-  // The prefix, the main part (behind the switch, if any) and the suffix.
+  // The prefix, the main part (behind the switch, if any) and the suffix; for a parallel loop, one
+  // loop whose iterations branch between them.
   Stmt split(const For& loop, const Partition& part, int64_t begin, int64_t end) {
     Stmt main_body = FactApplier(part.facts).mutate(loop.body);
     Stmt body = begin < part.lo || part.hi < end ? mutate(loop.body) : Stmt();
+    if (loop.kind == ForKind::Parallel && body.defined()) return branched(loop, part, begin, end, mutate(main_body), body);
     std::vector<Stmt> pieces;
     add_piece(pieces, loop, begin, part.lo, body);
     add_piece(pieces, loop, part.lo, part.hi, mutate(main_body));
@@ -267,6 +263,19 @@ class Partitioner : public IRMutator {
     Stmt body = mutate(FactApplier(part.switched_facts).mutate(main_body));
     return make_for(loop.var, make_int(part.lo, loop.var.type()), make_int(part.hi - part.lo, loop.var.type()),
                     loop.kind, body);
+  }
+
+  // A parallel loop keeps every iteration, those outside the main part taking the guarded body in
+  // a branch. Peeled into loops of their own, the border iterations would run on one thread while
+  // the others wait: a fused block's first row tile, 1 of 8, then ran alone.
+  static Stmt branched(const For& loop, const Partition& part, int64_t begin, int64_t end, const Stmt& main,
+                       const Stmt& border) {
+    Expr v = loop.var, inside;
+    auto conjoin = [&](Expr c) { inside = inside.defined() ? (inside && c) : c; };
+    if (begin < part.lo) conjoin(make_int(part.lo, v.type()) <= v);
+    if (part.hi < end) conjoin(v < make_int(part.hi, v.type()));
+    return make_for(loop.var, make_int(begin, v.type()), make_int(end - begin, v.type()), loop.kind,
+                    make_if(inside, main, border));
   }
 
   static void add_piece(std::vector<Stmt>& pieces, const For& loop, int64_t from, int64_t to, const Stmt& body) {

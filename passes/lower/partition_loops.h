@@ -9,9 +9,9 @@
 // holds from some iteration on (a left or top border) splits off a prefix, one that stops holding
 // (a ragged edge, a right or bottom border) a suffix. Other variables must belong to loops nested
 // inside, or, on serial loops, be bound outside: the guard then decides a branch around the main
-// part instead (see partition_loops.cpp). Vectorized and unrolled loops are not partitioned, nor
-// parallel loops whose main part would keep less than three quarters of their iterations (the
-// peeled ones would run on one thread).
+// part instead (see partition_loops.cpp). Vectorized and unrolled loops are not partitioned; a
+// parallel loop is not cut into pieces (the border ones would run on one thread) but keeps all its
+// iterations, each branching to the guard-free main body or the guarded one.
 #pragma once
 #include "ir/stmt.h"
 

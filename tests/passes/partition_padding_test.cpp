@@ -113,10 +113,12 @@ TEST_CASE("partition_loops: guards it cannot reason about stay where they are", 
   CHECK(text(simplify(partition_loops(unrolled))).find("unrolled (x, 0, 4)") != std::string::npos);
 }
 
-TEST_CASE("partition_loops: a parallel loop keeps its few iterations together", "[lower]") {
+TEST_CASE("partition_loops: a parallel loop keeps its iterations together, borders in a branch", "[lower]") {
   // Two shares of 24 outputs, one per thread, each reading rows [12t - 1, 12t + 13): peeling share
   // 0 (the left border) would leave a parallel loop of one iteration per share, run one after
-  // the other. The window loops inside are split instead; a long parallel loop is still peeled.
+  // the other. The loop stays whole and its iterations branch: the border share to the guarded
+  // body (whose window loops are split in turn), the other to the guard-free one. A long parallel
+  // loop (rows) does the same, its two border rows inside the parallel loop.
   Window w;
   Var t("t"), x("x"), r("r");
   Expr o = t * Expr(12) + x;
@@ -126,6 +128,15 @@ TEST_CASE("partition_loops: a parallel loop keeps its few iterations together", 
   REQUIRE(shares.as<For>());
   CHECK(shares.as<For>()->kind == ForKind::Parallel);
   CHECK(text(shares).find("parallel (t, 0, 2)") != std::string::npos);
+  REQUIRE(shares.as<For>()->body.as<IfThenElse>());  // share 1 past the left border, share 0 at it
   Stmt rows = make_for(x, 0, kIn, ForKind::Parallel, make_for(r, 0, 3, ForKind::Serial, w.accumulate(x, x + r - 1)));
-  CHECK(text(pieces(w.partition(rows), 3)[1]).find("parallel (x, 1, 22)") != std::string::npos);
+  Stmt partitioned = w.partition(rows);
+  INFO(partitioned);
+  REQUIRE(partitioned.as<For>());
+  CHECK(text(partitioned).find("parallel (x, 0, 24)") != std::string::npos);
+  auto* row_branch = partitioned.as<For>()->body.as<IfThenElse>();
+  REQUIRE(row_branch);
+  CHECK(to_string(row_branch->cond).find("x") != std::string::npos);  // rows 1..22 in the main part
+  CHECK(text(row_branch->then_case).find("select") == std::string::npos);
+  CHECK(text(row_branch->else_case).find("select") != std::string::npos);
 }
