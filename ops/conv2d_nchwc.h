@@ -28,7 +28,8 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 
 // The fallback configuration for a conv2d_nchwc `output` on `target`: a register tile of columns ×
 // the output block (× conv2d_tile_channel_blocks blocks, then with the fewest columns that hide the
-// FMA latency) whose accumulators fit the register file (ops/cpu_tiles.h), columns dividing OW
+// FMA latency) whose accumulators fit the register file (ops/cpu_tiles.h; up to 28 for stride-1
+// 1x1 convolutions at most 28 wide on 32 registers, else 14), columns dividing OW
 // or, with 16 registers, balanced partial tiles (register_tile_size); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
 // registers hold them (unrolled_window_fits), else the kernel width and the input block in loops
