@@ -12,7 +12,6 @@
 #include <unordered_map>
 
 #include "passes/graph/graph_pass.h"
-#include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel::graph {
@@ -33,20 +32,14 @@ class BlockFusion {
   int run() {
     std::vector<bool> merged(groups_.size(), false);
     int blocks = 0;
-    for (size_t d = 0; d < groups_.size(); ++d) {
-      if (merged[d] || anchor_op(static_cast<int>(d)) != "depthwise_conv2d_nchwc") continue;
-      int p = only_reader(static_cast<int>(d));
-      if (p == kNone || merged[p] || !pointwise_conv(p)) continue;
-      int e = producer_of_data(static_cast<int>(d));
-      if (e != kNone && (merged[e] || anchor_op(e) != "conv2d_nchwc" || only_reader(e) != static_cast<int>(d)))
-        e = kNone;
-      std::vector<int> parts = e == kNone ? std::vector<int>{static_cast<int>(d), p} : std::vector<int>{e, static_cast<int>(d), p};
-      if (chained_bytes(parts) <= budget_) continue;
+    for (int d = 0; d < static_cast<int>(groups_.size()); ++d) {
+      std::vector<int> parts = block_around(d, merged);
+      if (parts.empty() || chained_bytes(parts) <= budget_) continue;
       merge(parts);
       for (int part : parts) merged[part] = true;
       ++blocks;
     }
-    std::vector<FusedGroup> kept;
+    std::vector<FusedGroup> kept;  // the blocks took the places of their projections
     for (size_t i = 0; i < groups_.size(); ++i)
       if (!merged[i] || !groups_[i].tile_values.empty()) kept.push_back(std::move(groups_[i]));
     groups_ = std::move(kept);
@@ -54,6 +47,17 @@ class BlockFusion {
   }
 
  private:
+  // The groups of the block around depthwise group `d`, producers first ({expansion,} depthwise,
+  // projection), or none; groups already in a block are not taken again.
+  std::vector<int> block_around(int d, const std::vector<bool>& merged) const {
+    if (merged[d] || anchor_op(d) != "depthwise_conv2d_nchwc") return {};
+    int p = only_reader(d);
+    if (p == kNone || merged[p] || !pointwise_conv(p)) return {};
+    int e = producer_of_data(d);
+    if (e == kNone || merged[e] || anchor_op(e) != "conv2d_nchwc" || only_reader(e) != d) return {d, p};
+    return {e, d, p};
+  }
+
   std::string anchor_op(int group) const {
     NodeId a = groups_[group].anchor;
     return a < 0 ? "" : g_.node(a).op;

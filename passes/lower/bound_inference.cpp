@@ -104,8 +104,9 @@ std::optional<int64_t> const_extent_bound(const Interval& i, const arith::VarBou
 
 // The range a region covers, or the whole dimension when it is unbounded or no smaller. A clamped
 // read (a pad's, min(max(i, 0), H - 1)) has an extent whose constant bound, once the clamps meet
-// the loop variables, is the whole dimension; clamping to constants never widens a range, so the extent of the same read
-// unclamped bounds it, and the stage's edge guards keep its loop inside the tensor.
+// the loop variables, is the whole dimension; clamping to constants never widens a range, so the
+// extent of the same read unclamped bounds it, and the stage's edge guards keep its loop inside
+// the tensor.
 Range region_range(const Interval& region, const Interval& unclamped, int64_t dim,
                    const arith::VarBounds& loop_bounds) {
   Range whole{make_zero(DataType::int32()), make_int(dim)};

@@ -248,7 +248,8 @@ class Partitioner : public IRMutator {
   Stmt split(const For& loop, const Partition& part, int64_t begin, int64_t end) {
     Stmt main_body = FactApplier(part.facts).mutate(loop.body);
     Stmt body = begin < part.lo || part.hi < end ? mutate(loop.body) : Stmt();
-    if (loop.kind == ForKind::Parallel && body.defined()) return branched(loop, part, begin, end, mutate(main_body), body);
+    if (loop.kind == ForKind::Parallel && body.defined())
+      return branched(loop, part, begin, end, mutate(main_body), body);
     std::vector<Stmt> pieces;
     add_piece(pieces, loop, begin, part.lo, body);
     add_piece(pieces, loop, part.lo, part.hi, mutate(main_body));

@@ -94,11 +94,13 @@ TEST_CASE("fused blocks: expansion, depthwise and projection computed per row ti
     ValueId x = g.add_input("x", f32({1, 16, 14, 14}, "NCHW"));
     Attributes relu6{{"min", 0.0}, {"max", 6.0}};
     auto bias = [&](ValueId v, int64_t channels, uint64_t seed) {
-      return g.add_op("bias_add", {v, constant(g, "b" + std::to_string(seed), {channels}, seed)}, {{"axis", int64_t{1}}});
+      ValueId b = constant(g, "b" + std::to_string(seed), {channels}, seed);
+      return g.add_op("bias_add", {v, b}, {{"axis", int64_t{1}}});
     };
     ValueId e = g.add_op("clip", {bias(g.add_op("conv2d", {x, constant(g, "we", {64, 16, 1, 1}, 1)}), 64, 2)}, relu6);
     Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{64}}, {"strides", Ints{stride, stride}}};
-    ValueId d = g.add_op("clip", {bias(g.add_op("conv2d", {e, constant(g, "wd", {64, 1, 3, 3}, 3)}, dw), 64, 4)}, relu6);
+    ValueId dc = g.add_op("conv2d", {e, constant(g, "wd", {64, 1, 3, 3}, 3)}, dw);
+    ValueId d = g.add_op("clip", {bias(dc, 64, 4)}, relu6);
     ValueId p = bias(g.add_op("conv2d", {d, constant(g, "wp", {16, 64, 1, 1}, 5)}), 16, 6);
     g.add_output(stride == 1 ? g.add_op("add", {p, x}) : p);
     for (const char* target : {"llvm_cpu -isa=avx2 -l2=32K", "llvm_cpu -isa=avx2 -l2=8K -threads=2",
@@ -107,7 +109,8 @@ TEST_CASE("fused blocks: expansion, depthwise and projection computed per row ti
       if (!t.cannot_run_reason().empty()) continue;  // AVX-512 on an AVX2 machine
       INFO(target << ", stride " << stride);
       std::vector<FusedGroup> groups = check_fused_matches_unfused(g, default_pipeline(), t);
-      auto block = std::find_if(groups.begin(), groups.end(), [](const FusedGroup& f) { return !f.tile_values.empty(); });
+      auto is_block = [](const FusedGroup& f) { return !f.tile_values.empty(); };
+      auto block = std::find_if(groups.begin(), groups.end(), is_block);
       REQUIRE(block != groups.end());
       // Each tile holds the rows of the expansion it reads, never the whole expanded tensor
       // (64 x 14 x 14 floats), although the depthwise reads it through its padding's clamps.

@@ -284,8 +284,8 @@ Graph inverted_residual(int64_t stride) {
   ValueId e = g.add_op("clip", {bias(g.add_op("conv2d", {x, g.add_constant("we", random({32, 8, 1, 1}, 1))}), 32, 2)},
                        relu6);
   Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{32}}, {"strides", Ints{stride, stride}}};
-  ValueId d = g.add_op("clip", {bias(g.add_op("conv2d", {e, g.add_constant("wd", random({32, 1, 3, 3}, 3))}, dw), 32, 4)},
-                       relu6);
+  ValueId dc = g.add_op("conv2d", {e, g.add_constant("wd", random({32, 1, 3, 3}, 3))}, dw);
+  ValueId d = g.add_op("clip", {bias(dc, 32, 4)}, relu6);
   ValueId p = bias(g.add_op("conv2d", {d, g.add_constant("wp", random({8, 32, 1, 1}, 5))}), 8, 6);
   g.add_output(stride == 1 ? g.add_op("add", {p, x}) : p);
   return g;
@@ -315,7 +315,8 @@ TEST_CASE("fuse_blocks: expansion, depthwise and projection become one block whe
     // The L2 fraction moves the threshold; a large L2 keeps the three kernels apart.
     auto blocks = [&](const std::string& target, const std::string& pass) {
       OptimizedGraph opt = optimize_graph(g, {"layout", "fuse", pass}, Target::parse(target));
-      return std::count_if(opt.groups->begin(), opt.groups->end(), [](const FusedGroup& f) { return !f.tile_values.empty(); });
+      auto is_block = [](const FusedGroup& f) { return !f.tile_values.empty(); };
+      return std::count_if(opt.groups->begin(), opt.groups->end(), is_block);
     };
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks") == 0);
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks{l2_fraction=0.01}") == 1);
