@@ -163,10 +163,10 @@ NDArray winograd_weights(const NDArray& oihw, int64_t m, int64_t ob) {
 }
 
 int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_height, int64_t out_width) {
-  constexpr int64_t kMinTiles = 16, kMinChannels = 64;
+  constexpr int64_t kMinTiles = 16, kMinTilesOf4 = 49, kMinChannels = 64;
   if (in_channels < kMinChannels || out_channels < kMinChannels) return 0;
   for (int64_t m : {4, 2})
-    if (((out_height + m - 1) / m) * ((out_width + m - 1) / m) >= kMinTiles) return m;
+    if (((out_height + m - 1) / m) * ((out_width + m - 1) / m) >= (m == 4 ? kMinTilesOf4 : kMinTiles)) return m;
   return 0;
 }
 

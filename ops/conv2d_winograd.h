@@ -42,6 +42,12 @@ NDArray winograd_weights(const NDArray& oihw, int64_t m, int64_t ob);
 // AVX2 (Zen 3, 2 threads, ResNet-18's layers, against conv2d_nchwc's default schedule): m = 4 runs
 // 2.3-2.8× faster wherever it makes 16 tiles or more (56×56 to 14×14); on 7×7, its 4 tiles leave
 // the GEMM streaming 36 weight matrices for 4 rows (0.93×), and m = 2 (16 tiles) runs 1.7× faster.
+// m = 4 takes 49 tiles or more: on 14×14 its 16 tiles stream 36 weight matrices (9.4 MB for 256
+// channels) for 16 rows, m = 2's 49 tiles 16 matrices; on the Cascade Lake Xeon, against oneDNN
+// in the same run (256 channels, two runs each), m = 2 ran 1.17 and 1.17 against 0.98 and 0.91 on
+// one AVX-512 core, 1.62 and 1.20 against 1.34 and 0.93 on two, 1.70 and 1.66 against 1.50 and 1.44
+// on one core under the AVX2 ceiling, and 1.89 and 1.80 against 1.95 and 1.95 on two (the one case
+// it lost); ResNet-18 on one AVX-512 core 28.9 -> 27.9 ms (medians of 4 alternating runs).
 // Fewer than 16 tiles, or fewer than 64 channels (not measured), keep the direct convolution.
 int64_t winograd_tile(int64_t in_channels, int64_t out_channels, int64_t out_height, int64_t out_width);
 

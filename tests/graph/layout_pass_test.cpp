@@ -126,7 +126,7 @@ TEST_CASE("layout: 3x3 stride-1 convolutions of 64 channels or more by Winograd,
     double bound = 1.0 / std::sqrt(double(in * 9));
     return g.add_constant(name, NDArray::random_uniform({64, in, 3, 3}, DataType::float32(), seed, -bound, bound));
   };
-  ValueId x = g.add_input("x", f32({1, 8, 14, 14}));
+  ValueId x = g.add_input("x", f32({1, 8, 28, 28}));
   Attributes same{{"pads", Ints{1, 1, 1, 1}}};
   ValueId c1 = g.add_op("relu", {g.add_op("conv2d", {x, w("w1", 8, 1)}, same)});
   ValueId c2 = g.add_op("relu", {g.add_op("conv2d", {c1, w("w2", 64, 2)}, same)});
@@ -134,7 +134,7 @@ TEST_CASE("layout: 3x3 stride-1 convolutions of 64 channels or more by Winograd,
   g.add_output(g.add_op("conv2d", {c3, w("w4", 64, 4)}, same, "", "y"));
   OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
   std::map<std::string, int> ops = op_counts(opt.graph);
-  // 8 input channels and stride 2 stay direct; 14x14 makes 16 tiles of 4x4, 7x7 16 tiles of 2x2.
+  // 8 input channels and stride 2 stay direct; 28x28 makes 49 tiles of 4x4, 14x14 49 tiles of 2x2.
   CHECK(ops["conv2d_nchwc"] == 2);
   CHECK(ops["conv2d_winograd_nchwc"] == 2);
   std::vector<int64_t> tiles;

@@ -87,10 +87,11 @@ TEST_CASE("conv2d_winograd compiled with its default schedule matches the refere
     }
 }
 
-TEST_CASE("winograd_tile: 4 from 16 tiles of 4x4, 2 on 7x7, direct below 64 channels", "[ops][winograd]") {
+TEST_CASE("winograd_tile: 4 from 49 tiles of 4x4, else 2 from 16 tiles of 2x2, direct below 64 channels",
+          "[ops][winograd]") {
   CHECK(winograd_tile(64, 64, 56, 56) == 4);
-  CHECK(winograd_tile(128, 128, 28, 28) == 4);
-  CHECK(winograd_tile(256, 256, 14, 14) == 4);
+  CHECK(winograd_tile(128, 128, 28, 28) == 4);  // 49 tiles of 4x4
+  CHECK(winograd_tile(256, 256, 14, 14) == 2);  // 16 tiles of 4x4, 49 of 2x2
   CHECK(winograd_tile(512, 512, 7, 7) == 2);
   CHECK(winograd_tile(64, 64, 5, 5) == 0);   // 9 tiles of 2x2
   CHECK(winograd_tile(32, 64, 56, 56) == 0);  // too few channels to have been measured
