@@ -123,18 +123,15 @@ IterVar schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, 
   bool blocked = out.ndim() == 5;
   Stage c = s[out];
   Tensor pad = pad_stage_of(s, acc);
-  bool per_tile = pad.defined() && (config.pad == PadPlacement::PerThread || config.pad == PadPlacement::PerRow);
-  if (per_tile && outer.kind != OuterLoops::Threads) {
-    schedule_pad(s, acc, PadPlacement::Inline);  // no thread loop of its own to pad at
-    per_tile = false;
-  } else if (pad.defined() && config.pad == PadPlacement::PerThread) {
-    outer.kind = OuterLoops::ThreadShares;
-  }
+  PadPlacement where = config.pad;
+  bool per_tile = where == PadPlacement::PerThread || where == PadPlacement::PerRow;
+  if (per_tile && outer.kind != OuterLoops::Threads) where = PadPlacement::Inline;  // no thread loop of its own
+  if (pad.defined() && where == PadPlacement::PerThread) outer.kind = OuterLoops::ThreadShares;
   OutputTiles tiles = schedule_output(c, blocked, config, outer);
-  if (per_tile)
+  if (pad.defined() && (where == PadPlacement::PerThread || where == PadPlacement::PerRow))
     vectorized_pad(s, pad).compute_at(c, tiles.parallel);
   else if (pad.defined())
-    schedule_pad(s, acc, config.pad);
+    schedule_pad(s, acc, where);
   schedule_accumulator(s[acc], c, tiles.column_tiles, blocked, config);
   return tiles.parallel;
 }

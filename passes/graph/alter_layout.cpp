@@ -26,6 +26,7 @@
 // GEMM schedule (dense_packed), so no kernel run packs them again; at batch 1 in panels of four
 // vectors (ops::dense_panel_width).
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -160,9 +161,9 @@ class LayoutRewriter {
     int64_t n = w->shape()[0], k = w->shape()[1], bn = ops::dense_panel_width(x.shape[0], n, target_);
     int64_t padded = (n + bn - 1) / bn * bn;
     NDArray rows = *w;
-    if (padded != n) {
+    if (padded != n) {  // W's rows, then zero rows up to a whole panel
       rows = NDArray::zeros({padded, k}, w->dtype());
-      std::copy_n(w->data_as<float>(), n * k, rows.data_as<float>());
+      std::memcpy(rows.data(), w->data(), w->nbytes());
     }
     ValueId panels = g_.add_constant(g_.unique_value_name(g_.value(node.inputs[1]).name + ".panels"),
                                      permuted_copy(rows, {padded / bn, bn, k}, {0, 2, 1}));

@@ -107,15 +107,14 @@ class BlockFusion {
     return bytes;
   }
 
-  // The block replaces the last part's group.
+  // The block replaces the last part's group. Every node of a part depends on the part before it
+  // (its anchor reads that part's one output, its other nodes follow its anchor or feed it from
+  // that output), so the parts' nodes, concatenated, stay producers first.
   void merge(const std::vector<int>& parts) {
-    std::vector<NodeId> nodes, order = g_.topological_order();
+    std::vector<NodeId> nodes;
     std::vector<ValueId> tiles;
     for (int part : parts) nodes.insert(nodes.end(), groups_[part].nodes.begin(), groups_[part].nodes.end());
     for (size_t i = 0; i + 1 < parts.size(); ++i) tiles.push_back(groups_[parts[i]].outputs[0]);
-    std::unordered_map<NodeId, size_t> position;
-    for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
-    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) { return position[a] < position[b]; });
     FusedGroup block = make_group(g_, nodes);
     block.tile_values = tiles;
     groups_[parts.back()] = std::move(block);

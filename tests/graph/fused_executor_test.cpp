@@ -124,6 +124,22 @@ TEST_CASE("fused blocks: expansion, depthwise and projection computed per row ti
   }
 }
 
+TEST_CASE("fused blocks: a 3x3 expansion that pads per thread alone pads inline in its tile", "[graph][fused][blocks]") {
+  // The expansion's own default pads per thread on two threads (many multiply-adds per input
+  // element); computed per row tile of the block there is no thread loop of its own to pad at.
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 16, 14, 14}, "NCHW"));
+  Attributes same{{"pads", Ints{1, 1, 1, 1}}}, relu6{{"min", 0.0}, {"max", 6.0}};
+  ValueId e = g.add_op("clip", {g.add_op("conv2d", {x, constant(g, "we", {64, 16, 3, 3}, 1)}, same)}, relu6);
+  Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{64}}};
+  ValueId d = g.add_op("clip", {g.add_op("conv2d", {e, constant(g, "wd", {64, 1, 3, 3}, 2)}, dw)}, relu6);
+  g.add_output(g.add_op("conv2d", {d, constant(g, "wp", {16, 64, 1, 1}, 3)}));
+  Target t = Target::parse("llvm_cpu -isa=avx2 -l2=8K -threads=2");
+  std::vector<FusedGroup> groups = check_fused_matches_unfused(g, default_pipeline(), t);
+  auto is_block = [](const FusedGroup& f) { return f.tile_values.size() == 2; };
+  CHECK(std::count_if(groups.begin(), groups.end(), is_block) == 1);
+}
+
 TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into reductions", "[graph][fused]") {
   Graph g;
   ValueId x = g.add_input("x", f32({4, 16}));
