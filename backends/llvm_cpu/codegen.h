@@ -94,6 +94,7 @@ class CodeGen : public IRVisitor {
   llvm::Value* buffer_base(const Buffer& buffer) const;
   llvm::Value* element_pointer(const Buffer& buffer, llvm::Value* index);
   llvm::Value* vector_pointer(const Buffer& buffer, const Expr& first_index, int lanes);
+  llvm::Value* emit_scalarized_gather(const Buffer& buffer, const Ramp* index, DataType t);
   llvm::Value* emit_heap_allocate(const Allocate* op, llvm::Type* element);
 
   // ---- statements -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// Vector code generation: contiguous Ramp loads and stores, Broadcast, strided Ramps (gather and
-// scatter), vector floor division, wide vectors, and checks that a float multiply-add loop becomes
+// Vector code generation: contiguous Ramp loads and stores, Broadcast, strided Ramps (gather, lane
+// by lane for a few lanes, and scatter), vector floor division, wide vectors, and checks that a float multiply-add loop becomes
 // FMAs of the target's vector width: 512-bit for an AVX-512 target (cross-compiled on any host),
 // 256-bit under an AVX2 ceiling.
 #include <catch2/catch.hpp>
@@ -39,26 +39,40 @@ TEST_CASE("contiguous vector loads and stores with broadcast compute every lane"
   }
 }
 
-TEST_CASE("strided ramps gather and scatter (a transpose)", "[llvm_cpu][vector]") {
-  const int rows = 16, cols = 8;
+namespace {
+
+// t[j*rows + 0..rows-1] = a[j + cols*(0..rows-1)]: a strided load, a contiguous store.
+LoweredFunc transpose_gather(int rows, int cols) {
   FuncArg a = vector_arg("a", DataType::float32(), rows * cols), t = vector_arg("t", DataType::float32(), rows * cols);
   Var j("j");
-  // t[j*rows + 0..rows-1] = a[j + cols*(0..rows-1)]: strided load, contiguous store
   Stmt gather = make_store(t.buffer, ramp(Expr(j) * rows, 1, rows), load(a.buffer, ramp(Expr(j), cols, rows)));
-  auto f = jit(LoweredFunc{"transpose_gather", {a, t}, loop(j, cols, gather)});
-  // and back with a strided store: a2[j + cols*(0..rows-1)] = t[j*rows + 0..rows-1]
-  FuncArg a2 = vector_arg("a2", DataType::float32(), rows * cols);
-  Stmt scatter = make_store(a2.buffer, ramp(Expr(j), cols, rows), load(t.buffer, ramp(Expr(j) * rows, 1, rows)));
-  auto g = jit(LoweredFunc{"transpose_scatter", {t, a2}, loop(j, cols, scatter)});
+  return LoweredFunc{"transpose_gather", {a, t}, loop(j, cols, gather)};
+}
 
-  std::vector<NDArray> first = {NDArray::random_uniform({rows * cols}, DataType::float32(), 5),
-                                NDArray::zeros({rows * cols}, DataType::float32())};
-  run(*f, first);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) CHECK(first[1].data_as<float>()[c * rows + r] == first[0].data_as<float>()[r * cols + c]);
-  std::vector<NDArray> second = {first[1], NDArray::zeros({rows * cols}, DataType::float32())};
-  run(*g, second);
-  CHECK(max_abs_diff(second[1], first[0]) == 0.0);
+}  // namespace
+
+TEST_CASE("strided ramps gather and scatter (a transpose)", "[llvm_cpu][vector]") {
+  // 2-4 lanes load lane by lane, 16 by a gather instruction
+  for (int rows : {2, 3, 4, 16}) {
+    const int cols = 8;
+    INFO(rows << " lanes");
+    auto f = jit(transpose_gather(rows, cols));
+    // and back with a strided store: a2[j + cols*(0..rows-1)] = t[j*rows + 0..rows-1]
+    FuncArg t = vector_arg("t", DataType::float32(), rows * cols), a2 = vector_arg("a2", DataType::float32(), rows * cols);
+    Var j("j");
+    Stmt scatter = make_store(a2.buffer, ramp(Expr(j), cols, rows), load(t.buffer, ramp(Expr(j) * rows, 1, rows)));
+    auto g = jit(LoweredFunc{"transpose_scatter", {t, a2}, loop(j, cols, scatter)});
+
+    std::vector<NDArray> first = {NDArray::random_uniform({rows * cols}, DataType::float32(), 5),
+                                  NDArray::zeros({rows * cols}, DataType::float32())};
+    run(*f, first);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        CHECK(first[1].data_as<float>()[c * rows + r] == first[0].data_as<float>()[r * cols + c]);
+    std::vector<NDArray> second = {first[1], NDArray::zeros({rows * cols}, DataType::float32())};
+    run(*g, second);
+    CHECK(max_abs_diff(second[1], first[0]) == 0.0);
+  }
 }
 
 TEST_CASE("vector floor division and modulo of ramps with negative lanes", "[llvm_cpu][vector]") {
@@ -111,4 +125,11 @@ TEST_CASE("a scalar float loop is vectorized to zmm FMAs by LLVM's loop vectoriz
       emit_assembly(LoweredFunc{"axpy_like", {a, b, out}, loop(i, n, body)}, for_target("llvm_cpu -isa=avx512"));
   CHECK(assembly.find("zmm") != std::string::npos);
   CHECK(assembly.find("vfmadd") != std::string::npos);
+}
+
+TEST_CASE("a strided load of 3 lanes loads them one by one, not by a gather instruction", "[llvm_cpu][vector][asm]") {
+  std::string few = emit_assembly(transpose_gather(3, 8), for_target("llvm_cpu -isa=avx512"));
+  INFO(few.substr(0, 4000));
+  CHECK(few.find("vgather") == std::string::npos);
+  CHECK(emit_assembly(transpose_gather(16, 8), for_target("llvm_cpu -isa=avx512")).find("vgather") != std::string::npos);
 }

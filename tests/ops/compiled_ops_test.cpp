@@ -208,3 +208,30 @@ TEST_CASE("schedule parameters reach the schedule", "[ops][plugins]") {
   CHECK(found);
   CHECK_THROWS_WITH(default_schedule(c, Target::host(), {{"no_such_knob", 1}}), Catch::Contains("rows"));
 }
+
+TEST_CASE("compiled 1x1 conv2d with rows stacked in the register tile matches the interpreter", "[ops][compiled]") {
+  // On 32 registers the default stacks 2 rows (32-channel blocks) or 4 (16) of 7 columns: 7 rows
+  // leave a partial row tile.
+  const Conv convs[] = {{{1, 64, 7, 7}, {64, 64, 1, 1}, {}}, {{1, 32, 7, 7}, {16, 32, 1, 1}, {}}};
+  for (const Target& target : test::runnable_cpu_targets())
+    for (const Conv& c : convs) {
+      Conv2dBlocks b = choose_conv2d_blocks(c.data[1], c.kernel[0], c.p.groups, target);
+      Tensor xb = input(nchw_to_nchwc(input(c.data, "x"), b.ib).shape(), "xb");
+      Tensor wb = input(oihw_to_oihwio(input(c.kernel, "w"), b.ib, b.ob).shape(), "wb");
+      check_compiled(conv2d_nchwc(xb, wb, c.p), {xb, wb}, target);
+    }
+}
+
+TEST_CASE("compiled layout transforms match the interpreter", "[ops][compiled]") {
+  // Unblocking runs a block's channels inside column tiles: blocks of 3, 16 and 32, rows of 7 and
+  // 20 columns (tiles of 10). Blocking 3 channels gathers 3-lane vectors lane by lane.
+  for (const Target& target : test::runnable_cpu_targets()) {
+    for (int64_t block : {3, 16, 32})
+      for (int64_t width : {7, 20}) {
+        Tensor xb = input({1, 2, 3, width, block}, "xb");
+        check_compiled(nchwc_to_nchw(xb), {xb}, target);
+      }
+    Tensor x = input({1, 3, 5, 20}, "x");
+    check_compiled(nchw_to_nchwc(x, 3), {x}, target);
+  }
+}

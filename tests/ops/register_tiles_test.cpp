@@ -148,3 +148,22 @@ TEST_CASE("conv2d defaults on several threads run row tiles outside where the ke
     }
   }
 }
+
+TEST_CASE("on 32 registers, a 1x1 convolution whose row fits one tile stacks rows up to the accumulator cap",
+          "[ops][tiles]") {
+  Target avx512 = Target::parse("llvm_cpu -isa=avx512 -threads=1");
+  struct Case {
+    Conv2dShape shape;
+    int64_t rows;
+  };
+  // MobileNet-V2's 960->160 at 7x7 (blocks of 32: 7 columns x 2 vectors a row), a 16-channel
+  // output at 7x7 (one vector: 4 rows), the 14-wide rows that fill the cap alone, and a 3x3
+  for (Case c : {Case{{1, 960, 7, 7, 160, 1, 1, 1, 0}, 2}, Case{{1, 64, 7, 7, 16, 1, 1, 1, 0}, 4},
+                 Case{{1, 576, 14, 14, 96, 1, 1, 1, 0}, 1}, Case{{1, 512, 7, 7, 512, 3, 3, 1, 1}, 1}}) {
+    OpInstance op = conv2d_instance(c.shape, avx512);
+    WindowConfig config = conv2d_fallback_config(op.output, avx512);
+    INFO(shape_str(op.output.shape()) << ": " << config.rows << " x " << config.columns);
+    CHECK(config.rows == c.rows);
+    check_window_fits(avx512.cpu(), op.output, config);
+  }
+}
