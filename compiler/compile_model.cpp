@@ -81,7 +81,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       const GroupSchedule& choice = choices[it->second];
       nlohmann::json node = {{"kernel", "fused_" + std::to_string(it->second)}, {"ops", nlohmann::json::array()}};
       for (graph::NodeId n : group.nodes) node["ops"].push_back(g.node(n).op);
-      if (options.require_tuned && choice.tunable() && !choice.schedule) require_tuned_error(node, choice);
+      if (options.require_tuned && choice.tunable() && choice.status == "default") require_tuned_error(node, choice);
       node["schedule"] = choice.label();
       node["tuning"] = choice.to_json();
       // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a

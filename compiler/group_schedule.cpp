@@ -84,8 +84,9 @@ GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGrou
 }  // namespace
 
 std::string GroupSchedule::label() const {
-  if (status == "tuned") return "tuned (record " + record + ")";
-  if (status == "nearest") return "nearest (record " + record + " of shape " + record_shape + ")";
+  std::string won = default_won ? ", whose selection chose the default: the default runs" : "";
+  if (status == "tuned") return "tuned (record " + record + won + ")";
+  if (status == "nearest") return "nearest (record " + record + " of shape " + record_shape + won + ")";
   if (!tunable()) return "default (" + anchor_tag + ")";
   return "default (" + anchor_tag + "; " + (reason.empty() ? "no record for " + workload : reason) + ")";
 }
@@ -96,6 +97,7 @@ nlohmann::json GroupSchedule::to_json() const {
   if (!record.empty()) j["record"] = record;
   if (!record_shape.empty()) j["record_shape"] = record_shape;
   if (!reason.empty()) j["reason"] = reason;
+  if (default_won) j["default_won"] = true;
   return j;
 }
 
@@ -136,7 +138,10 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
   }
   choice.record = tuned->record_candidate.str();
   if (!tuned->same_target) choice.record += "@" + tuned->record_target;
-  apply(*tuned, task, g, group, output, kernel, choice);
+  // The default won the record's final selection: today's default runs, not the default of the
+  // day it was tuned, which a later default rule (measured faster) would otherwise lose to.
+  choice.default_won = tuned->source == "selection" && tuned->origin == "default";
+  if (!choice.default_won) apply(*tuned, task, g, group, output, kernel, choice);
   return choice;
 }
 

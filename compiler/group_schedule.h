@@ -4,7 +4,8 @@
 // schedule. A configuration is applied only when the group's anchor is the very stage its template
 // schedules (ScheduleTemplate::anchor_mismatch); otherwise the group runs its default and the
 // choice says why. Records are found by the anchor operator's workload key, never by the fused
-// expression, so a change to a fusion pass does not orphan a database.
+// expression, so a change to a fusion pass does not orphan a database. A record whose final
+// selection chose the template's default runs today's default schedule.
 //
 //   search::TunedRecords records = search::TunedRecords::read("runs.db");
 //   GroupSchedule choice = choose_group_schedule(g, group, output, kernel, target, &records);
@@ -32,6 +33,9 @@ struct GroupSchedule {
   std::string record_shape;        // "nearest": the shape the record was tuned for
   std::string reason;              // "default" with a workload: why no record applied
   std::string anchor_tag;          // the stage the default schedule is registered for
+  // The record is a final selection's choice of the template's default: the group runs today's
+  // default schedule (no `schedule`), which may differ from the default of the day it was tuned.
+  bool default_won = false;
   std::optional<Schedule> schedule;  // the tuned schedule, inlining done; none: use the default
   // The kernel the tuned schedule is for, when the configuration changes the computation (a dense
   // anchor packed with the configuration's panel width); none: the kernel given.
@@ -41,7 +45,7 @@ struct GroupSchedule {
   // "tuned (record #42)", "nearest (record #7 of shape conv2d:1,64,56,56,64,3,1,1)",
   // "default (conv2d_nchwc)", "default (conv2d; no record for conv2d:...)".
   std::string label() const;
-  nlohmann::json to_json() const;  // status, workload, record, record_shape, reason (those set)
+  nlohmann::json to_json() const;  // status, workload, record, record_shape, reason, default_won (those set)
 };
 
 // The schedule of `kernel`, the kernel of `group` of `g` computing `output`, for `target`, from

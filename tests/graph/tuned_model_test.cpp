@@ -177,6 +177,17 @@ TEST_CASE("tuned models: exact and nearest records apply to the groups, visibly,
     auto tuned = [](const std::string& label) { return label.rfind("tuned (record", 0) == 0; };
     CHECK(std::count_if(labels.begin(), labels.end(), tuned) == 1);
   }
+  SECTION("a record whose selection chose the template's default runs today's default schedule") {
+    search::RecordsDb db = search::RecordsDb::open(path);
+    search::TrialRecord trial = db.best_per_task().at(0);
+    search::SelectionRecord chose_default{trial.run, trial.candidate, trial.config, "default", 3, 10.0, 1.0, true};
+    db.append_selection({chose_default});
+    std::string won = "tuned (record " + trial.candidate.str() + ", whose selection chose the default: the default runs)";
+    CHECK(compile_and_check(dense_model(12), path) == std::vector<std::string>{won});
+    search::TunedRecords records = search::TunedRecords::read(path);
+    CompiledModel model = compile_model(optimize_graph(dense_model(12)), Target::host(), {&records, true});
+    CHECK(model.graph["nodes"][0]["tuning"]["default_won"] == true);
+  }
   SECTION("the JSON of a group says the same") {
     search::TunedRecords records = search::TunedRecords::read(path);
     CompiledModel model = compile_model(optimize_graph(dense_model(20)), Target::host(), {&records});
