@@ -343,7 +343,8 @@ tunable = [g for g in groups if "workload" in g["tuning"]]
 assert len(tunable) == 5, groups
 for g in tunable:
     if g["tuning"]["status"] == "tuned":
-        assert g["schedule"] == "tuned (record " + g["tuning"]["record"] + ")", g
+        won = ", whose selection chose the default: the default runs" if g["tuning"].get("default_won") else ""
+        assert g["schedule"] == "tuned (record " + g["tuning"]["record"] + won + ")", g
     else:  # weights packed at compile time in panels of another width than the record chose
         assert g["ops"][0] == "dense_packed" and "panel width" in g["tuning"]["reason"], g
 assert all(g["tuning"]["status"] == "tuned" for g in tunable if g["ops"][0].startswith("conv2d")), groups
