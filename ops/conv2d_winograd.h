@@ -5,7 +5,8 @@
 // is one matrix multiply over all tiles, which runs near the FMA peak where a direct convolution on
 // a small image (7×7, 14×14) does not.
 //
-// Three stages inside one kernel, all at the root, each in parallel:
+// Three stages inside one kernel, each in parallel at the root, or the first two computed per chunk
+// of output tile rows, the chunks in parallel (WinogradConfig::chunk_tile_rows):
 //   input transform  V[ε][ν][p][c]  = (Bᵀ d_p B)[ε][ν] for input tile p, channel c (tag "winograd_input")
 //   batched GEMM     M[ε][ν][p][o]  = Σ_c V[ε][ν][p][c] · U[ε][ν][o/ob][c][o%ob]   (tag "winograd_gemm")
 //   output transform Y[n, o/ob, y, x, o%ob] = (Aᵀ M_p A)[y%m][x%m]                  (tag "conv2d_winograd")
@@ -80,15 +81,28 @@ struct WinogradConfig {
   int64_t rows = 1;
   int64_t k_unroll = 1;
   bool unroll_k = true;
+  // Output tile rows per chunk: the input transform and the products of a chunk's tiles are
+  // computed right before its output, in cache; 0: each stage whole, at the root.
+  int64_t chunk_tile_rows = 0;
 };
 
 // The fallback configuration: as many rows as the accumulators allow beside the output block's
-// vectors (ops/cpu_tiles.h), at most the tiles; 4 channels per unrolled step (a divisor of C).
+// vectors (ops/cpu_tiles.h), at most the tiles; 4 channels per unrolled step (a divisor of C);
+// chunks of the fewest tile rows whose V and M fit in L2 beside U, in an equal number per thread
+// (winograd_chunk_tile_rows), where U and one tile row's fit, else none.
 WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target);
 
+// The chunk sizes a Winograd convolution's output (or a fused group's output reading it) can be
+// split into: the divisors of its tile rows below their number.
+std::vector<int64_t> winograd_chunk_choices(const Tensor& output);
+
+// The default chunk for `cpu` (WinogradConfig::chunk_tile_rows), 0 for none.
+int64_t winograd_chunk_tile_rows(const Tensor& output, const CpuDescription& cpu);
+
 // The CPU schedule of a conv2d_winograd_nchwc output (or of a fused group's output reading it):
-// each stage at the root, in parallel; the GEMM with the register tile of ops/gemm.h. Throws
-// UserError if a factor is not positive.
+// each stage at the root, in parallel, or the input transform and GEMM per chunk of the output;
+// the GEMM with the register tile of ops/gemm.h. Throws UserError if a factor is not positive or
+// the chunk does not divide the tile rows.
 Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& config);
 
 }  // namespace tessel::ops

@@ -14,7 +14,7 @@ bool is_injective_tag(const std::string& tag) {
   return tag == "injective" || tag == "pad" || tag == "layout_transform";
 }
 
-// The channel block of the NCHWc tensor `output` unblocks into NCHW, or 0 if it is not such a
+// The channel block of the NCHWc tensor that `output` unblocks into NCHW, or 0 if it is not such a
 // layout transform.
 int64_t unblocked_block(const Tensor& output) {
   if (output->tag != "layout_transform" || output.ndim() != 4) return 0;

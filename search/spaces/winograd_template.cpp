@@ -22,15 +22,22 @@ class WinogradTemplate : public ScheduleTemplate {
     space_.add(tile_split_knob("tile_p", tiles_, 2, max_register_tile(cpu, fallback_.rows), cpu));
     space_.add(split_knob("tile_c", shape.c, 2, kMaxChannelStep));
     space_.add(annotate_knob("unroll_c", {ForKind::Unrolled, ForKind::Serial}));
+    // Last, "none" (the schedule before the knob) first: older records keep their points.
+    std::vector<nlohmann::json> chunks = {0};
+    for (int64_t k : ops::winograd_chunk_choices(instance_.output)) chunks.push_back(k);
+    chunk_knob_ = chunks.size() > 1;
+    if (chunk_knob_) space_.add(categorical_knob("chunk_tile_rows", chunks));
   }
 
   const ConfigSpace& space() const override { return space_; }
 
   Config default_config() const override {
     int64_t channels = instance_.weights.shape()[3];
-    return space_.from_json({{"tile_p", {(tiles_ + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
-                             {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
-                             {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}});
+    nlohmann::json knobs = {{"tile_p", {(tiles_ + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
+                            {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
+                            {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}};
+    if (chunk_knob_) knobs["chunk_tile_rows"] = fallback_.chunk_tile_rows;
+    return space_.from_json(knobs);
   }
 
   Program default_program() const override {
@@ -46,6 +53,7 @@ class WinogradTemplate : public ScheduleTemplate {
     w.rows = config.split("tile_p")[1];
     w.k_unroll = config.split("tile_c")[1];
     w.unroll_k = config.annotation("unroll_c") == ForKind::Unrolled;
+    if (chunk_knob_) w.chunk_tile_rows = config.get_int("chunk_tile_rows");
     return ops::schedule_conv2d_winograd(output, w);
   }
 
@@ -58,6 +66,7 @@ class WinogradTemplate : public ScheduleTemplate {
   int64_t tiles_;  // of the GEMM stage: the input tiles of every image
   Target target_;
   ops::WinogradConfig fallback_;
+  bool chunk_knob_ = false;  // the output has more than one tile row to chunk
   ConfigSpace space_;
 };
 

@@ -4,7 +4,9 @@
 //
 // Knobs: the split of the tiles into [outer, register rows] of the GEMM stage (rows bounded by the
 // register file, partial last tiles where they pay), the split of its channel loop [outer, inner],
-// and whether the inner channel loop is unrolled. The default configuration is the target's
+// whether the inner channel loop is unrolled, and, where the output has several tile rows, the
+// tile rows per chunk (0, the stages whole, first; then the divisors of the tile rows: records
+// from before the knob read 0, the schedule they were measured with). The default configuration is the target's
 // fallback (ops::winograd_fallback_config), so it lowers to the ops/ default schedule.
 #pragma once
 #include <memory>

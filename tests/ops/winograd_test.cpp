@@ -1,6 +1,8 @@
 // The Winograd convolution: its tensor expression and its compiled default schedule against a
 // plain loop reference (F(2×2, 3×3) and F(4×4, 3×3), image sizes that leave partial tiles, batch 2,
 // with and without padding), the rule choosing the tile, and its error messages.
+#include <functional>
+
 #include "ops/build.h"
 #include "ops/conv2d_winograd.h"
 #include "ops/layout_transform.h"
@@ -59,6 +61,36 @@ TEST_CASE("conv2d_winograd computes the 3x3 convolution for tiles 2 and 4", "[op
     }
 }
 
+namespace {
+
+// The kernel alone, scheduled by `schedule`, on c's data blocked here as the layout pass feeds it;
+// its output in NCHW.
+std::vector<float> run_kernel(const Case& c, const ConvGeometry& g, int64_t m, int64_t ib, int64_t ob,
+                              const Target& target, const std::function<Schedule(const Tensor&)>& schedule) {
+  Tensor xb = placeholder({g.n, g.c / ib, g.h, g.w, ib}, DataType::float32(), "xb");
+  Tensor yb = conv2d_winograd_nchwc(xb, c.u, g.p.padding, m);
+  NDArray xbv = NDArray::empty(xb.shape(), DataType::float32());
+  const float* x = c.xv.data_as<float>();
+  float* blocked = xbv.data_as<float>();
+  int64_t in_plane = g.h * g.w, out_plane = g.out_h() * g.out_w();
+  for (int64_t n = 0; n < g.n; ++n)
+    for (int64_t ch = 0; ch < g.c; ++ch)
+      for (int64_t i = 0; i < in_plane; ++i)
+        blocked[(((n * g.c + ch) / ib) * in_plane + i) * ib + ch % ib] = x[(n * g.c + ch) * in_plane + i];
+  NDArray out = NDArray::empty(yb.shape(), DataType::float32());
+  NDArray u = c.uv;
+  build(schedule(yb), {xb, c.u, yb}, "winograd", target)->run({&xbv, &u, &out});
+  std::vector<float> got(out.numel());
+  const float* y = out.data_as<float>();
+  for (int64_t n = 0; n < g.n; ++n)
+    for (int64_t oc = 0; oc < g.oc; ++oc)
+      for (int64_t i = 0; i < out_plane; ++i)
+        got[(n * g.oc + oc) * out_plane + i] = y[(((n * g.oc + oc) / ob) * out_plane + i) * ob + oc % ob];
+  return got;
+}
+
+}  // namespace
+
 TEST_CASE("conv2d_winograd compiled with its default schedule matches the reference", "[ops][winograd]") {
   set_num_threads(2);
   const int64_t ib = 8, ob = 16;
@@ -66,25 +98,53 @@ TEST_CASE("conv2d_winograd compiled with its default schedule matches the refere
     for (int64_t m : {2, 4}) {
       const ConvGeometry& g = kCases[0];
       Case c = make_case(g, m, ib, ob);
-      // The kernel alone, on data blocked here, as the layout pass feeds it.
-      Tensor xb = placeholder({g.n, g.c / ib, g.h, g.w, ib}, DataType::float32(), "xb");
-      Tensor yb = conv2d_winograd_nchwc(xb, c.u, g.p.padding, m);
-      NDArray xbv = NDArray::empty(xb.shape(), DataType::float32());
-      const float* x = c.xv.data_as<float>();
-      float* blocked = xbv.data_as<float>();
-      int64_t in_plane = g.h * g.w, out_plane = g.out_h() * g.out_w();
-      for (int64_t ch = 0; ch < g.c; ++ch)
-        for (int64_t i = 0; i < in_plane; ++i)
-          blocked[((ch / ib) * in_plane + i) * ib + ch % ib] = x[ch * in_plane + i];
-      NDArray out = NDArray::empty(yb.shape(), DataType::float32());
-      build(default_schedule(yb, target), {xb, c.u, yb}, "winograd", target)->run({&xbv, &c.uv, &out});
-      std::vector<float> got(out.numel());
-      const float* y = out.data_as<float>();
-      for (int64_t oc = 0; oc < g.oc; ++oc)
-        for (int64_t i = 0; i < out_plane; ++i) got[oc * out_plane + i] = y[((oc / ob) * out_plane + i) * ob + oc % ob];
       INFO(target.key() << ", m = " << m);
+      std::vector<float> got = run_kernel(c, g, m, ib, ob, target, [&](const Tensor& y) { return default_schedule(y, target); });
       CHECK(test::max_abs_diff(got, c.expected) <= 1e-4);
     }
+}
+
+TEST_CASE("conv2d_winograd computed per chunk of output tile rows matches the reference", "[ops][winograd]") {
+  set_num_threads(2);
+  const int64_t ib = 8, ob = 16;
+  Target target = Target::host();
+  // 7x7 (4 tile rows of 2: chunks of 1 and 2, a partial last tile) and batch 2 at 9x6 (5 of 2)
+  for (const ConvGeometry& g : {kCases[0], kCases[1]})
+    for (int64_t m : {2, 4}) {
+      Case c = make_case(g, m, g.c == 8 ? ib : 16, ob / 2);
+      Tensor y = conv2d_winograd_nchwc(placeholder({g.n, 1, g.h, g.w, g.c}, DataType::float32(), "x"), c.u, g.p.padding, m);
+      for (int64_t k : winograd_chunk_choices(y)) {
+        INFO("m = " << m << ", " << g.n << "x" << g.h << "x" << g.w << ", chunks of " << k << " tile rows");
+        WinogradConfig config = winograd_fallback_config(y, target);
+        config.chunk_tile_rows = k;
+        std::vector<float> got = run_kernel(c, g, m, g.c == 8 ? ib : 16, ob / 2, target,
+                                            [&](const Tensor& out) { return schedule_conv2d_winograd(out, config); });
+        CHECK(test::max_abs_diff(got, c.expected) <= 1e-4);
+      }
+    }
+  Case c = make_case(kCases[0], 2, ib, ob / 2);
+  Tensor y = conv2d_winograd_nchwc(placeholder({1, 1, 7, 7, 8}, DataType::float32(), "x"), c.u, {1, 1}, 2);
+  CHECK(winograd_chunk_choices(y) == std::vector<int64_t>{1, 2});
+  WinogradConfig three = winograd_fallback_config(y, target);
+  three.chunk_tile_rows = 3;
+  CHECK_THROWS_WITH(schedule_conv2d_winograd(y, three), Catch::Contains("use 0 (none) or a divisor of the output's tile rows"));
+}
+
+TEST_CASE("Winograd chunks: the fewest tile rows whose transforms fit in L2 beside the weights, in equal shares",
+          "[ops][winograd]") {
+  Target host = Target::host();
+  auto chunk = [&](WinogradShape shape, int64_t l2, int threads) {
+    CpuDescription cpu = host.cpu();
+    cpu.l2_bytes = l2;
+    cpu.threads = threads;
+    return winograd_chunk_tile_rows(winograd_instance(shape, host).output, cpu);
+  };
+  // ResNet-18's C2 by F(4x4): U 590 KB, a tile row's V and M 258 KB, 14 tile rows
+  CHECK(chunk({1, 64, 56, 56, 64, 1, 4}, 1 << 20, 1) == 1);
+  CHECK(chunk({1, 64, 56, 56, 64, 1, 4}, 1 << 20, 2) == 1);
+  CHECK(chunk({1, 64, 56, 56, 64, 1, 4}, 512 << 10, 1) == 0);  // U alone outweighs L2
+  CHECK(chunk({1, 64, 56, 56, 64, 1, 4}, 8 << 20, 3) == 0);    // 14 tile rows: no equal shares for 3
+  CHECK(chunk({1, 128, 28, 28, 128, 1, 4}, 1 << 20, 1) == 0);  // U 2.4 MB
 }
 
 TEST_CASE("winograd_tile: 4 from 49 tiles of 4x4, else 2 from 16 tiles of 2x2, direct below 64 channels",
