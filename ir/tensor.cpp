@@ -176,6 +176,14 @@ void visit_post_order(const Tensor& t, std::unordered_set<const OperationNode*>&
 
 }  // namespace
 
+int64_t tensor_elements(const Tensor& t) {
+  int64_t n = 1;
+  for (int64_t extent : t.shape()) n *= extent;
+  return n;
+}
+
+int64_t tensor_bytes(const Tensor& t) { return tensor_elements(t) * t.dtype().bytes(); }
+
 std::vector<Tensor> input_tensors(const Tensor& op) {
   if (op->is_placeholder()) return {};
   TensorReadCollector collector;

@@ -83,6 +83,10 @@ Expr reduce_identity(ReduceOp op, DataType type);
 // combiner(a, b).
 Expr reduce_combine(ReduceOp op, Expr a, Expr b);
 
+// Elements of `t` (the product of its shape) and their bytes, for the cache-size rules of schedules.
+int64_t tensor_elements(const Tensor& t);
+int64_t tensor_bytes(const Tensor& t);
+
 // The tensors that op's body reads, in first-read order, without repeats.
 std::vector<Tensor> input_tensors(const Tensor& op);
 // All operations that `outputs` depend on, producers before consumers.

@@ -31,21 +31,13 @@ void check_shapes(const Tensor& data, const Tensor& kernel, int64_t groups) {
                " blocks for ", groups, " groups");
 }
 
-int64_t elements(const Tensor& t) {
-  int64_t n = 1;
-  for (int64_t extent : t.shape()) n *= extent;
-  return n;
-}
-
-int64_t tensor_bytes(const Tensor& t) { return elements(t) * t.dtype().bytes(); }
-
 WindowOperands conv_operands(const Tensor& output) { return window_operands(output, "conv2d_nchwc"); }
 
 // Multiply-adds of the convolution behind `output` per element of its (padded) input.
 int64_t macs_per_input_element(const Tensor& output) {
   WindowOperands c = conv_operands(output);
   const auto& k = c.kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
-  return elements(c.stage) * k[1] * k[2] * k[3] * k[4] / elements(c.data);
+  return tensor_elements(c.stage) * k[1] * k[2] * k[3] * k[4] / tensor_elements(c.data);
 }
 
 // Below this many multiply-adds per input element, the convolution reads its input through the

@@ -184,22 +184,29 @@ WinogradInstance winograd_instance(const WinogradShape& s, const Target& target)
 
 namespace {
 
-int64_t tensor_bytes(const Tensor& t) {
-  int64_t bytes = t.dtype().bytes();
-  for (int64_t extent : t.shape()) bytes *= extent;
-  return bytes;
+// The stages behind a Winograd output (or a fused group's output reading one), and its rows of
+// output tiles.
+struct WinogradStages {
+  Tensor input, product;  // V and M
+  int64_t tile_rows;
+};
+
+WinogradStages stages_of(const Tensor& output) {
+  Tensor product = find_by_tag(output, "winograd_gemm");
+  int64_t m = product.shape()[0] - 2;
+  return {find_by_tag(output, "winograd_input"), product, (output.shape()[2] + m - 1) / m};
+}
+
+std::vector<int64_t> chunk_choices(int64_t tile_rows) {
+  std::vector<int64_t> choices;
+  for (int64_t k = 1; k < tile_rows; ++k)
+    if (tile_rows % k == 0) choices.push_back(k);
+  return choices;
 }
 
 }  // namespace
 
-std::vector<int64_t> winograd_chunk_choices(const Tensor& output) {
-  Tensor product = find_by_tag(output, "winograd_gemm");
-  int64_t m = product.shape()[0] - 2, tiles_h = (output.shape()[2] + m - 1) / m;
-  std::vector<int64_t> choices;
-  for (int64_t k = 1; k < tiles_h; ++k)
-    if (tiles_h % k == 0) choices.push_back(k);
-  return choices;
-}
+std::vector<int64_t> winograd_chunk_choices(const Tensor& output) { return chunk_choices(stages_of(output).tile_rows); }
 
 // The input transform and the products of all tiles (V and M) take 1.8 MB each for ResNet-18's
 // 64-channel 56×56 layers: written to memory and read back, they cost more than the GEMM. A chunk
@@ -210,14 +217,12 @@ std::vector<int64_t> winograd_chunk_choices(const Tensor& output) {
 // 1.57 -> 1.88x and 1.65 -> 1.91x. Where U alone outweighs L2 (2.4 MB at 28×28 with 128 channels)
 // or a chunk would be the whole image, the stages stay whole.
 int64_t winograd_chunk_tile_rows(const Tensor& output, const CpuDescription& cpu) {
-  Tensor product = find_by_tag(output, "winograd_gemm");
-  Tensor v = find_by_tag(output, "winograd_input");
-  int64_t m = product.shape()[0] - 2, tiles_h = (output.shape()[2] + m - 1) / m;
-  int64_t weights = tensor_bytes(input_tensors(product)[1]);
-  int64_t row_bytes = (tensor_bytes(v) + tensor_bytes(product)) / (output.shape()[0] * tiles_h);
-  for (int64_t k : winograd_chunk_choices(output)) {  // the fewest rows: the most chunks to share out
+  WinogradStages w = stages_of(output);
+  int64_t weights = tensor_bytes(input_tensors(w.product)[1]);
+  int64_t row_bytes = (tensor_bytes(w.input) + tensor_bytes(w.product)) / (output.shape()[0] * w.tile_rows);
+  for (int64_t k : chunk_choices(w.tile_rows)) {  // the fewest rows: the most chunks to share out
     bool fits = weights + k * row_bytes <= cpu.l2_bytes;
-    if (fits && (tiles_h / k) % cpu.threads == 0) return k;
+    if (fits && (w.tile_rows / k) % cpu.threads == 0) return k;
   }
   return 0;
 }
@@ -296,9 +301,8 @@ Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& co
     user_error("conv2d_winograd schedule: rows (", config.rows, ") and k_unroll (", config.k_unroll,
                ") must be positive");
   Tensor anchor = find_by_tag(output, "conv2d_winograd");
-  Tensor product = find_by_tag(output, "winograd_gemm");
-  Tensor v = find_by_tag(output, "winograd_input");
-  std::vector<int64_t> sizes = winograd_chunk_choices(output);
+  auto [v, product, tile_rows] = stages_of(output);
+  std::vector<int64_t> sizes = chunk_choices(tile_rows);
   if (config.chunk_tile_rows != 0 && std::find(sizes.begin(), sizes.end(), config.chunk_tile_rows) == sizes.end())
     user_error("conv2d_winograd schedule: chunks of ", config.chunk_tile_rows, " tile rows; use 0 (none) or a divisor of ",
                "the output's tile rows below their number");

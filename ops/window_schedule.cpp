@@ -125,10 +125,13 @@ IterVar schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, 
   Tensor pad = pad_stage_of(s, acc);
   PadPlacement where = config.pad;
   bool per_tile = where == PadPlacement::PerThread || where == PadPlacement::PerRow;
-  if (per_tile && outer.kind != OuterLoops::Threads) where = PadPlacement::Inline;  // no thread loop of its own
+  if (per_tile && outer.kind != OuterLoops::Threads) {  // no thread loop of its own to pad at
+    where = PadPlacement::Inline;
+    per_tile = false;
+  }
   if (pad.defined() && where == PadPlacement::PerThread) outer.kind = OuterLoops::ThreadShares;
   OutputTiles tiles = schedule_output(c, blocked, config, outer);
-  if (pad.defined() && (where == PadPlacement::PerThread || where == PadPlacement::PerRow))
+  if (pad.defined() && per_tile)
     vectorized_pad(s, pad).compute_at(c, tiles.parallel);
   else if (pad.defined())
     schedule_pad(s, acc, where);
