@@ -205,6 +205,14 @@ void Stage::pragma(const IterVar& axis, const std::string& key, Expr value) {
   on_axis.push_back({key, std::move(value)});
 }
 
+void Stage::compute_past_edge(const IterVar& axis) {
+  const auto& roots = node_->op->axis;
+  if (std::none_of(roots.begin(), roots.end(), [&](const IterVar& r) { return r.same_as(axis); }))
+    user_error("compute_past_edge: '", axis.name(), "' is not a data-parallel root axis of stage '", name(),
+               "'; pass one of stage.axis(i)");
+  node_->past_edge.insert(axis.get());
+}
+
 void Stage::set_scope(const std::string& scope) {
   MemoryScope checked(scope);
   if (node_->op->is_placeholder())

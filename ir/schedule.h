@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -70,6 +71,7 @@ struct StageNode {
   std::unordered_map<const IterVarNode*, ForKind> for_kinds;        // loops that are not Serial
   std::unordered_map<const IterVarNode*, std::string> thread_tags;  // of the ThreadBinding loops
   std::unordered_map<const IterVarNode*, std::vector<Pragma>> pragmas;
+  std::unordered_set<const IterVarNode*> past_edge;  // root axes computed past the edge (compute_past_edge)
   std::optional<MemoryScope> scope;  // from set_scope; unset: "local" for a realized intermediate
   AttachKind attach = AttachKind::Root;
   std::weak_ptr<const StageNode> attach_stage;  // for AttachKind::At
@@ -112,6 +114,11 @@ class Stage {
   // A hint `key` (letters, digits, '_') with a constant value on the loop of `axis`: lowering
   // wraps the loop in an AttrStmt "pragma_<key>". Back ends that do not know a pragma ignore it.
   void pragma(const IterVar& axis, const std::string& key, Expr value = Expr(1));
+  // For a stage computed at a consumer's loop: the points of its data-parallel root `axis` that
+  // the consumer's tile reaches past the tensor's edge (a non-dividing split) are computed, not
+  // guarded away point by point, so the partial tile runs the whole tile's vector code. Only for
+  // stages whose reads there stay in bounds: inputs padded to whole tiles, as GEMM's panels are.
+  void compute_past_edge(const IterVar& axis);
   // The memory scope (ir/memory_scope.h) of the buffer this stage's result is realized in. Not
   // for placeholders and outputs, whose storage is the function's global arguments.
   void set_scope(const std::string& scope);

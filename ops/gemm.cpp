@@ -181,6 +181,9 @@ Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
   Tensor acc = output_accumulator(s, output);
   IterVar at = schedule_output(s[output], config);
   schedule_register_accumulator(s[acc], s[output], at, config.k_unroll, config.unroll_k, 0);
+  // The panels are zero-padded to whole panels, so the last, partial one multiplies in registers
+  // like the others; only its store is cut at N.
+  s[acc].compute_past_edge(s[acc].axis(1));
   Stage p = s[packed];
   if (prepacked(packed)) {
     p.compute_inline();

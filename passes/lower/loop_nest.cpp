@@ -97,9 +97,11 @@ class NestBuilder {
     guards_.push_back(g);
   }
 
-  // A compute_at region may reach past the tensor's edge (a consumer's non-dividing split).
+  // A compute_at region may reach past the tensor's edge (a consumer's non-dividing split), unless
+  // the schedule computes that axis past it (Stage::compute_past_edge).
   void add_edge_guards() {
     for (int d = 0; d < s_.op.ndim(); ++d) {
+      if (stage_.past_edge.count(s_.op->axis[d].get())) continue;
       const Range& r = ranges_.at(s_.op->axis[d].get());
       if (is_const_int(r.min, 0) && is_const_int(r.extent, s_.op.shape()[d])) continue;
       Expr value = roots_.at(var_of(s_.op->axis[d]));

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ir/printer.h"
+#include "ir/visitor.h"
 #include "ops/build.h"
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
@@ -83,6 +84,50 @@ TEST_CASE("compiled gemm and dense match the interpreter", "[ops][compiled]") {
       check_compiled(gemm(a, b, bn), {a, b}, target);
       check_compiled(dense(a, w, bn), {a, w}, target);
     }
+}
+
+// A store to a local buffer of fewer lanes than the panel: a partial panel's product run lane by lane.
+class NarrowLocalStores : public IRVisitor {
+ public:
+  explicit NarrowLocalStores(int lanes) : lanes_(lanes) {}
+  int count = 0;
+
+ protected:
+  void visit_node(const Store* op) override {
+    if (op->buffer.scope() == MemoryScope::local() && op->value.type().lanes < lanes_) ++count;
+    IRVisitor::visit_node(op);
+  }
+
+ private:
+  int lanes_;
+};
+
+TEST_CASE("a dense layer's partial last panel multiplies in whole vectors and matches the interpreter",
+          "[ops][compiled]") {
+  // A classifier at batch 1 (1000 classes on 64-float panels: 15 whole panels and one of 40): the
+  // zero-padded panels let the last one run the same vector code as the others; only its store
+  // to the output is cut at N.
+  for (const Target& target : test::runnable_cpu_targets()) {
+    int64_t n = 100, k = 24, bn = 64;
+    Tensor x = input({1, k}, "X"), panels = input({(n + bn - 1) / bn, k, bn}, "P");
+    Tensor y = dense_packed(x, panels, n);
+    check_compiled(y, {x, panels}, target);
+    LoweredFunc f = lower(default_schedule(y, target), {x, panels, y}, "dense", target);
+    NarrowLocalStores narrow(static_cast<int>(bn));
+    narrow.visit(f.body);
+    INFO(to_string(f));
+    CHECK(narrow.count == 0);
+  }
+}
+
+TEST_CASE("compute_past_edge takes a data-parallel root axis only", "[ops][schedule]") {
+  Tensor a = input({4, 8}, "A"), w = input({10, 8}, "W");
+  Tensor y = dense(a, w, 8);
+  Schedule s = create_schedule({y});
+  auto [outer, inner] = s[y].split(s[y].axis(1), 4);
+  CHECK_THROWS_WITH(s[y].compute_past_edge(outer), Catch::Contains("not a data-parallel root axis"));
+  CHECK_THROWS_WITH(s[y].compute_past_edge(s[y]->op->reduce_axis[0]), Catch::Contains("stage.axis(i)"));
+  CHECK_NOTHROW(s[y].compute_past_edge(s[y].axis(1)));
 }
 
 TEST_CASE("compiled conv2d in NCHW and NCHWc matches the interpreter", "[ops][compiled]") {
