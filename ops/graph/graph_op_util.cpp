@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ir/visitor.h"
 #include "ops/tiling.h"
 #include "runtime/ndarray.h"
 #include "support/error.h"
@@ -80,6 +81,48 @@ Expr broadcast_read(const Tensor& t, const std::vector<Var>& idx) {
 
 std::vector<Expr> as_exprs(const std::vector<Var>& idx) { return std::vector<Expr>(idx.begin(), idx.end()); }
 
+namespace {
+
+class TensorReads : public IRVisitor {
+ public:
+  std::vector<const TensorRead*> reads;
+
+ protected:
+  void visit_node(const TensorRead* op) override {
+    reads.push_back(op);
+    IRVisitor::visit_node(op);
+  }
+};
+
+// Whether every tensor a reduction reads is indexed last by the output's last axis: that axis is
+// then contiguous in each read, and vector lanes over it load whole vectors.
+bool reads_along_last_axis(const Tensor& t) {
+  TensorReads found;
+  found.visit(t->body);
+  const VarNode* last = t->axis.back().var().as<VarNode>();
+  return !found.reads.empty() && std::all_of(found.reads.begin(), found.reads.end(), [&](const TensorRead* r) {
+    return !r->indices.empty() && r->indices.back().as<VarNode>() == last;
+  });
+}
+
+// The reduction's last kept axis split into vector lanes run inside the reduction loops (an NCHWc
+// global pool: one vector add per channel block and window point, not a scalar chain per channel);
+// returns the outer part, or the axis itself where the lanes would not load whole vectors.
+IterVar vectorize_reduction(Stage st, const Tensor& t) {
+  IterVar last = st.axis(t.ndim() - 1);
+  int64_t lanes = largest_divisor_at_most(t.shape().back(), 16);
+  if (lanes < 2 || !reads_along_last_axis(t)) return last;
+  auto [outer, inner] = st.split(last, lanes);
+  std::vector<IterVar> order = {outer};
+  for (const IterVar& r : t->reduce_axis) order.push_back(r);
+  order.push_back(inner);
+  st.reorder(order);
+  st.vectorize(inner);
+  return outer;
+}
+
+}  // namespace
+
 Schedule schedule_simple_cpu(const Tensor& output) {
   Schedule s = create_schedule({output});
   for (const Tensor& t : topological_order({output})) {
@@ -87,7 +130,9 @@ Schedule schedule_simple_cpu(const Tensor& output) {
     Stage st = s[t];
     int last = t.ndim() - 1;
     IterVar fused = st.axis(last);
-    if (!t->is_reduction()) {
+    if (t->is_reduction()) {
+      fused = vectorize_reduction(st, t);
+    } else {
       auto [outer, lanes] = st.split(st.axis(last), largest_divisor_at_most(t.shape()[last], 16));
       st.vectorize(lanes);
       fused = outer;

@@ -81,7 +81,8 @@ Expr broadcast_read(const Tensor& t, const std::vector<Var>& idx);
 std::vector<Expr> as_exprs(const std::vector<Var>& idx);
 
 // A compute stage per output point; each stage at the root, its leading data-parallel axes fused
-// and run in parallel, the innermost vectorized where it is data-parallel and divides evenly.
+// and run in parallel, the innermost vectorized where it is data-parallel and divides evenly (in a
+// reduction, where every read is indexed last by it, its lanes inside the reduction loops).
 // The default of operators that are neither injective nor a tuned family (softmax, reductions,
 // batched matmul).
 Schedule schedule_simple_cpu(const Tensor& output);

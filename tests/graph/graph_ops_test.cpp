@@ -64,6 +64,7 @@ std::vector<OpCase> cases() {
       {"max_pool2d", {blocked}, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}},
       {"avg_pool2d", {blocked}, {{"kernel_shape", Ints{2, 3}}, {"pads", Ints{0, 1, 1, 0}}, {"ceil_mode", int64_t{1}}}},
       {"global_avg_pool2d", {blocked}, {}},
+      {"global_avg_pool2d", {f32({1, 2, 3, 3, 16})}, {}},  // a whole vector per channel block
       {"conv2d_transpose",
        {f32({1, 4, 3, 4}), f32({4, 3, 3, 3})},
        {{"groups", int64_t{2}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 0, 0, 1}}, {"output_padding", Ints{1, 0}}}},
@@ -78,6 +79,7 @@ std::vector<OpCase> cases() {
       {"global_max_pool2d", {img}, {}},
       {"reduce_sum", {img}, {{"axes", Ints{1, 3}}, {"keepdims", int64_t{0}}}},
       {"reduce_mean", {img}, {{"axes", Ints{-1}}}},
+      {"reduce_mean", {f32({2, 5, 32})}, {{"axes", Ints{1}}}},  // kept last axis: vector lanes
       {"reduce_max", {img}, {}},
       {"reduce_min", {f32({4, 6})}, {{"axes", Ints{0}}}},
       {"softmax", {img}, {{"axis", int64_t{1}}}},
