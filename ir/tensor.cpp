@@ -156,16 +156,13 @@ namespace {
 
 class TensorReadCollector : public IRVisitor {
  public:
-  std::vector<Tensor> tensors;
+  std::vector<const TensorRead*> reads;
 
  protected:
   void visit_node(const TensorRead* op) override {
-    if (seen_.insert(op->op.get()).second) tensors.emplace_back(op->op);
+    reads.push_back(op);
     IRVisitor::visit_node(op);
   }
-
- private:
-  std::unordered_set<const OperationNode*> seen_;
 };
 
 void visit_post_order(const Tensor& t, std::unordered_set<const OperationNode*>& seen, std::vector<Tensor>& order) {
@@ -184,11 +181,19 @@ int64_t tensor_elements(const Tensor& t) {
 
 int64_t tensor_bytes(const Tensor& t) { return tensor_elements(t) * t.dtype().bytes(); }
 
+std::vector<const TensorRead*> tensor_reads(const Expr& e) {
+  TensorReadCollector collector;
+  collector.visit(e);
+  return collector.reads;
+}
+
 std::vector<Tensor> input_tensors(const Tensor& op) {
   if (op->is_placeholder()) return {};
-  TensorReadCollector collector;
-  collector.visit(op->body);
-  return collector.tensors;
+  std::vector<Tensor> tensors;
+  std::unordered_set<const OperationNode*> seen;
+  for (const TensorRead* read : tensor_reads(op->body))
+    if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
+  return tensors;
 }
 
 std::vector<Tensor> topological_order(const std::vector<Tensor>& outputs) {

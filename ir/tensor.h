@@ -87,6 +87,8 @@ Expr reduce_combine(ReduceOp op, Expr a, Expr b);
 int64_t tensor_elements(const Tensor& t);
 int64_t tensor_bytes(const Tensor& t);
 
+// Every tensor read in `e`, in visit order, repeats included; the nodes live as long as `e`.
+std::vector<const TensorRead*> tensor_reads(const Expr& e);
 // The tensors that op's body reads, in first-read order, without repeats.
 std::vector<Tensor> input_tensors(const Tensor& op);
 // All operations that `outputs` depend on, producers before consumers.

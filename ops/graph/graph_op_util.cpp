@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "ir/visitor.h"
 #include "ops/tiling.h"
 #include "runtime/ndarray.h"
 #include "support/error.h"
@@ -83,24 +82,12 @@ std::vector<Expr> as_exprs(const std::vector<Var>& idx) { return std::vector<Exp
 
 namespace {
 
-class TensorReads : public IRVisitor {
- public:
-  std::vector<const TensorRead*> reads;
-
- protected:
-  void visit_node(const TensorRead* op) override {
-    reads.push_back(op);
-    IRVisitor::visit_node(op);
-  }
-};
-
 // Whether every tensor a reduction reads is indexed last by the output's last axis: that axis is
 // then contiguous in each read, and vector lanes over it load whole vectors.
 bool reads_along_last_axis(const Tensor& t) {
-  TensorReads found;
-  found.visit(t->body);
+  std::vector<const TensorRead*> reads = tensor_reads(t->body);
   const VarNode* last = t->axis.back().var().as<VarNode>();
-  return !found.reads.empty() && std::all_of(found.reads.begin(), found.reads.end(), [&](const TensorRead* r) {
+  return !reads.empty() && std::all_of(reads.begin(), reads.end(), [&](const TensorRead* r) {
     return !r->indices.empty() && r->indices.back().as<VarNode>() == last;
   });
 }

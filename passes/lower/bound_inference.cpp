@@ -19,22 +19,6 @@ using arith::VarIntervals;
 
 const VarNode* var_of(const IterVar& iv) { return static_cast<const VarNode*>(iv.var().get()); }
 
-// The index lists of every read of one operation.
-class ReadsOf : public IRVisitor {
- public:
-  explicit ReadsOf(const OperationNode* op) : op_(op) {}
-  std::vector<std::vector<Expr>> reads;
-
- protected:
-  void visit_node(const TensorRead* op) override {
-    if (op->op.get() == op_) reads.push_back(op->indices);
-    IRVisitor::visit_node(op);
-  }
-
- private:
-  const OperationNode* op_;
-};
-
 void relax_leaves(const PlannedStage& s, const AxisRanges& ranges, int after_pos, VarIntervals& relax) {
   const auto& leaves = s.stage->leaf_axes;
   for (int p = after_pos + 1; p < static_cast<int>(leaves.size()); ++p)
@@ -68,11 +52,13 @@ std::vector<std::vector<Expr>> reads_in_loop_vars(const PlannedStage& consumer, 
   std::unordered_map<const VarNode*, Expr> roots;
   for (const IterVar& axis : consumer.op->axis) roots[var_of(axis)] = mapping.values.at(axis.get());
   for (const IterVar& axis : consumer.op->reduce_axis) roots[var_of(axis)] = mapping.values.at(axis.get());
-  ReadsOf reads(op);
-  reads.visit(consumer.body);
-  for (auto& indices : reads.reads)
-    for (Expr& index : indices) index = substitute(index, roots);
-  return reads.reads;
+  std::vector<std::vector<Expr>> reads;
+  for (const TensorRead* read : tensor_reads(consumer.body)) {
+    if (read->op.get() != op) continue;
+    std::vector<Expr>& indices = reads.emplace_back();
+    for (const Expr& index : read->indices) indices.push_back(substitute(index, roots));
+  }
+  return reads;
 }
 
 Interval join(const Interval& a, const Interval& b, bool first) {

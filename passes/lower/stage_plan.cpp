@@ -11,20 +11,6 @@
 
 namespace tessel {
 
-namespace {
-
-class ReadOps : public IRVisitor {
- public:
-  std::unordered_set<const OperationNode*> ops;
-
- protected:
-  void visit_node(const TensorRead* op) override {
-    ops.insert(op->op.get());
-    IRVisitor::visit_node(op);
-  }
-};
-
-}  // namespace
 
 StagePlan::StagePlan(const Schedule& sch) {
   auto bodies = inline_stages(sch);
@@ -38,10 +24,10 @@ StagePlan::StagePlan(const Schedule& sch) {
   check_acyclic();
   check_nested_axes_distinct();
   for (const PlannedStage& consumer : stages_) {
-    ReadOps reads;
-    reads.visit(consumer.body);
+    std::unordered_set<const OperationNode*> read;
+    for (const TensorRead* r : tensor_reads(consumer.body)) read.insert(r->op.get());
     for (PlannedStage& producer : stages_)
-      if (reads.ops.count(producer.op.get())) producer.consumers.push_back(&consumer);
+      if (read.count(producer.op.get())) producer.consumers.push_back(&consumer);
   }
 }
 
