@@ -76,8 +76,8 @@ GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGrou
     choice.flops += w->flops();
     ops += (ops.empty() ? "" : " + ") + g.node(n).op;
   }
-  int64_t rows = ops::block_tile_rows(kernel.output, kernel.tile_stages, target.cpu());
-  choice.anchor_tag = "fused block: " + ops + " per " + std::to_string(rows) + "-row tile";
+  int64_t rows = ops::block_tile_rows(kernel.output, target.cpu());
+  choice.anchor_tag = "fused block: " + ops + " sliding down " + std::to_string(rows) + "-row shares";
   return choice;
 }
 

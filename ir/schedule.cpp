@@ -252,6 +252,19 @@ void Stage::compute_at(const Stage& parent, const IterVar& axis) {
   node_->attach = AttachKind::At;
   node_->attach_stage = parent.node_;
   node_->attach_axis = axis;
+  node_->store_axis = IterVar();
+}
+
+void Stage::store_at(const Stage& parent, const IterVar& axis) {
+  check_movable(*this, "store_at");
+  if (node_->attach != AttachKind::At || node_->attach_stage.lock() != parent.node_)
+    user_error("store_at: '", name(), "' is not computed at a loop of '", parent.name(), "'; call compute_at(",
+               parent.name(), ", ...) first, then store_at at the loop directly outside that one");
+  size_t store = parent.leaf_position(axis, "store_at");
+  if (store + 1 != parent.leaf_position(node_->attach_axis, "store_at"))
+    user_error("store_at: loop '", axis.name(), "' of '", parent.name(), "' is not directly outside loop '",
+               node_->attach_axis.name(), "', where '", name(), "' is computed; store at the enclosing loop");
+  node_->store_axis = axis;
 }
 
 void Stage::compute_inline() {
@@ -259,6 +272,7 @@ void Stage::compute_inline() {
   if (node_->op->is_reduction())
     user_error("compute_inline: '", name(), "' is a reduction; only element-wise stages can be inlined");
   node_->attach = AttachKind::Inline;
+  node_->store_axis = IterVar();
 }
 
 void Stage::compute_root() {
@@ -266,6 +280,7 @@ void Stage::compute_root() {
   node_->attach = AttachKind::Root;
   node_->attach_stage.reset();
   node_->attach_axis = IterVar();
+  node_->store_axis = IterVar();
 }
 
 // ---- Schedule -----------------------------------------------------------------------------------

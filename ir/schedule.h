@@ -76,6 +76,7 @@ struct StageNode {
   AttachKind attach = AttachKind::Root;
   std::weak_ptr<const StageNode> attach_stage;  // for AttachKind::At
   IterVar attach_axis;                          // a leaf axis of attach_stage
+  IterVar store_axis;  // from store_at: the leaf of attach_stage, outside attach_axis, storage lives at
   bool is_output = false;
 
   // How the loop of `axis` runs: its annotation, Serial if it has none.
@@ -100,6 +101,15 @@ class Stage {
   void reorder(const std::vector<IterVar>& order);
 
   void compute_at(const Stage& parent, const IterVar& axis);
+  // Halide's store_at, for a stage computed at (parent, compute_axis): its storage lives at
+  // parent's loop `axis`, the loop directly outside compute_axis, whose iterations then share
+  // it. Lowering makes that a sliding window: each iteration of compute_axis after the first
+  // computes only the part of the region the previous one did not (a row-tiled consumer of a 3x3
+  // window computes each producer row once, not again for every tile its halo reaches). The
+  // storage is folded along the axis the region slides on to the next power of two of the
+  // region's extent, a ring buffer of the rows in use. compute_axis must run serially and the
+  // region's start move forward only. Call after compute_at (which resets it).
+  void store_at(const Stage& parent, const IterVar& axis);
   void compute_inline();
   void compute_root();
 

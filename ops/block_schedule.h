@@ -1,13 +1,14 @@
 // The schedule of a fused block (passes/graph/fuse_blocks.cpp): convolutions chained through
 // tensors that do not fit the L2, MobileNet-V2's inverted residual (1x1 expansion, depthwise 3x3,
-// 1x1 projection) above all, computed one row tile of the block's output at a time. Each tile
-// first computes the rows of every producer stage it reads (the expansion's output rows under the
-// depthwise window, then the depthwise output rows), then its own, so the chained tensors live in
-// L2-sized tiles and never travel to memory and back. The price is the window's halo: the producer
-// rows two neighbouring tiles both read are computed twice.
+// 1x1 projection) above all, computed one row of the block's output at a time. Each thread takes
+// an equal share of the output rows and runs down it: for every output row it first computes the
+// producer rows that row needs which no earlier row computed (the expansion rows entering the
+// depthwise window, then the depthwise row), then the row itself (Stage::store_at, a sliding
+// window). Each producer lives in a ring of a few rows (4 expansion rows under a 3x3 window), so
+// the chained tensors stay in cache and never travel to memory and back, and no producer row is
+// computed twice but the halo at the start of each thread's share.
 //
-// Every stage keeps the register tile of its operator's default schedule (ops/window_schedule.h);
-// the threads share the row tiles.
+// Every stage keeps the register tile of its operator's default schedule (ops/window_schedule.h).
 //
 //   // E = clip(conv1x1(x) + b1), D = clip(depthwise(E) + b2), out = conv1x1(D) + b3
 //   Schedule s = schedule_fused_block(out, {E, D}, target);
@@ -19,16 +20,13 @@
 
 namespace tessel::ops {
 
-// Output rows per tile for `output` whose producer stages `tile_stages` (producers first, each a
-// conv2d_nchwc or depthwise_conv2d_nchwc with its element-wise tail) are computed per tile: the
-// most rows (a divisor of the output's rows, the tiles an equal number per thread) whose tiles of the
-// producer stages fill at most half of one core's L2; 1 when none do.
-int64_t block_tile_rows(const Tensor& output, const std::vector<Tensor>& tile_stages, const CpuDescription& cpu);
+// Output rows per thread's share of `output`: its rows divided by the target's threads, rounded up.
+int64_t block_tile_rows(const Tensor& output, const CpuDescription& cpu);
 
-// The schedule of `output` (a conv2d_nchwc with its element-wise tail) with `tile_stages` computed
-// per row tile of block_tile_rows rows, for `target`. The stages between them (element-wise
-// tails, layout transforms, pads) are inlined. Throws UserError if a stage is not a window
-// operator's output.
+// The schedule of `output` (a conv2d_nchwc with its element-wise tail) with `tile_stages`
+// (producers first) computed per output row and stored per share of block_tile_rows rows, for
+// `target`. The stages between them (element-wise tails, layout transforms, pads) are inlined.
+// Throws UserError if a stage is not a window operator's output.
 Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& tile_stages, const Target& target);
 
 }  // namespace tessel::ops

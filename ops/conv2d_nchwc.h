@@ -28,7 +28,8 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 
 // The fallback configuration for a conv2d_nchwc `output` on `target`: a register tile of columns ×
 // the output block (× conv2d_tile_channel_blocks blocks, then with the fewest columns that hide the
-// FMA latency) whose accumulators fit the register file (ops/cpu_tiles.h; up to 28 for stride-1
+// FMA latency, or on AVX-512 as many as the accumulator budget shared among the blocks allows)
+// whose accumulators fit the register file (ops/cpu_tiles.h; up to 28 for stride-1
 // 1x1 convolutions at most 28 wide on 32 registers, else 14), columns dividing OW
 // or, with 16 registers, balanced partial tiles (register_tile_size); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
@@ -42,7 +43,9 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 // (WindowConfig::channel_blocks). Where the FMAs cannot take a broadcast operand from memory (AVX2)
 // and the block is one vector, a tile one vector wide issues a broadcast load per FMA; grouping up
 // to three blocks of a group (MobileNet-V2's 24 channels: 3 x 8) shares each broadcast among them.
-// 1 elsewhere: AVX-512's FMAs broadcast from memory, and blocks of two vectors already share it.
+// On AVX-512, whose FMAs broadcast from memory, 2 where a block fills part of a vector (24
+// channels: 2 x 12), so each broadcast feeds two FMAs; 1 elsewhere (blocks of two vectors already
+// share it).
 int64_t conv2d_tile_channel_blocks(const Tensor& output, const CpuDescription& cpu);
 
 // Whether a conv2d_nchwc `output` runs faster with row tiles outside the output channel blocks in

@@ -29,6 +29,7 @@ Stage vectorized_pad(Schedule& s, const Tensor& pad) {
 struct OutputTiles {
   IterVar parallel;       // the loop the threads share (undefined for a stage computed in another's loop)
   IterVar column_tiles;   // the loop the accumulator is computed at
+  IterVar row_tiles;      // the loop over the register tiles' rows
 };
 
 // How the output's outer loops run. Threads: channels × row tiles fused, in parallel, split into
@@ -62,17 +63,17 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
   } else {
     c.vectorize(columns);
   }
-  if (outer.kind == OuterLoops::Serial) return {IterVar(), column_tiles};
+  if (outer.kind == OuterLoops::Serial) return {IterVar(), column_tiles, row_tiles};
   if (outer.kind == OuterLoops::BlockTiles) {
-    c.reorder({block_tiles, config.rows_outer ? row_tiles : channels});
+    c.reorder({block_tiles, row_tiles, channels});
     c.parallel(block_tiles);
-    return {block_tiles, column_tiles};
+    return {block_tiles, column_tiles, row_tiles};
   }
   // channels × row tiles: enough parallel work at any depth
   IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
   if (outer.kind == OuterLoops::ThreadShares) parallel = c.split_nparts(parallel, config.threads).first;
   c.parallel(parallel);
-  return {parallel, column_tiles};
+  return {parallel, column_tiles, row_tiles};
 }
 
 void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool blocked, const WindowConfig& config) {
@@ -117,7 +118,7 @@ void check_window_config(const Tensor& out, const WindowConfig& config) {
 
 // schedule_window with the outer loops `outer` says (a pad per row or thread needs Threads or
 // ThreadShares).
-IterVar schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+OutputTiles schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
                              OuterLoops outer) {
   check_window_config(out, config);
   bool blocked = out.ndim() == 5;
@@ -136,7 +137,7 @@ IterVar schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, 
   else if (pad.defined())
     schedule_pad(s, acc, where);
   schedule_accumulator(s[acc], c, tiles.column_tiles, blocked, config);
-  return tiles.parallel;
+  return tiles;
 }
 
 }  // namespace
@@ -145,10 +146,11 @@ void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const Wi
   schedule_window_with(s, out, acc, config, {});
 }
 
-IterVar schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
-                              int64_t tile_rows) {
+BlockLoops schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                                 int64_t tile_rows) {
   if (tile_rows < 1) user_error("window schedule of '", out.name(), "': ", tile_rows, " rows per tile; use at least 1");
-  return schedule_window_with(s, out, acc, config, {OuterLoops::BlockTiles, tile_rows});
+  OutputTiles tiles = schedule_window_with(s, out, acc, config, {OuterLoops::BlockTiles, tile_rows});
+  return {tiles.parallel, tiles.row_tiles};
 }
 
 void schedule_window_at(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,

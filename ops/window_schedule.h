@@ -49,12 +49,20 @@ struct WindowConfig {
 // blocks, or an axis index is out of range.
 void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config);
 
+// The loops of an output tiled for a fused block: the tiles of rows the threads share, and in each
+// the loop over its register tiles' rows (outside the channel blocks), which runs in order.
+struct BlockLoops {
+  IterVar tiles;
+  IterVar rows;
+};
+
 // schedule_window with the output's rows split into tiles of `tile_rows`, the outermost loop and
-// the one the threads share, which it returns: the producers of a fused block are computed at it
-// (ops/block_schedule.h). A pad per row or thread becomes inline. Throws UserError as
-// schedule_window does, or if tile_rows is not positive.
-IterVar schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
-                              int64_t tile_rows);
+// the one the threads share, and the rows outside the channel blocks in each: the producers of a
+// fused block are computed at its rows and stored at its tiles (ops/block_schedule.h). A pad per
+// row or thread becomes inline. Throws UserError as schedule_window does, or if tile_rows is not
+// positive.
+BlockLoops schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                                 int64_t tile_rows);
 
 // schedule_window for `out` computed at loop `at` of `parent`: the same register tiles, in that
 // loop's thread; a pad per row or thread becomes inline.

@@ -54,7 +54,7 @@ struct Guard {
 
 class NestBuilder {
  public:
-  NestBuilder(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach)
+  NestBuilder(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach, const SlidingWindow* window)
       : s_(s), stage_(*s.stage), ranges_(ranges), attach_(attach), leaves_(stage_.leaf_axes) {
     auto first = std::find_if(leaves_.begin(), leaves_.end(), [](const IterVar& l) { return l.is_reduce(); });
     first_reduce_ = static_cast<int>(first - leaves_.begin());
@@ -63,6 +63,7 @@ class NestBuilder {
     for (const IterVar& axis : s.op->reduce_axis) roots_[var_of(axis)] = mapping.values.at(axis.get());
     for (const Expr& g : mapping.guards) add_guard(g);
     if (s.parent) add_edge_guards();
+    if (window) add_guard(computes_point(*window, window->dim < 0 ? Expr() : roots_.at(var_of(s.op->axis[window->dim]))));
   }
 
   Stmt build() {
@@ -162,8 +163,9 @@ class NestBuilder {
 
 }  // namespace
 
-Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach) {
-  return NestBuilder(s, ranges, attach).build();
+Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach,
+                    const SlidingWindow* window) {
+  return NestBuilder(s, ranges, attach, window).build();
 }
 
 }  // namespace tessel

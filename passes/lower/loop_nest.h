@@ -12,6 +12,7 @@
 
 #include "ir/stmt.h"
 #include "passes/lower/iter_relations.h"
+#include "passes/lower/sliding_window.h"
 #include "passes/lower/stage_plan.h"
 
 namespace tessel {
@@ -21,6 +22,9 @@ namespace tessel {
 // the rest of the body, which reads it.
 using AttachFn = std::function<Stmt(int pos, const Stmt& rest)>;
 
-Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach);
+// `window`, for a stage stored outside its compute loop (store_at), guards the points earlier
+// iterations computed.
+Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach,
+                    const SlidingWindow* window = nullptr);
 
 }  // namespace tessel

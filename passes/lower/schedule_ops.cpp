@@ -1,7 +1,10 @@
 // Schedule to loop program (see schedule_ops.h).
 #include "passes/lower/schedule_ops.h"
 
+#include <unordered_map>
+
 #include "passes/lower/loop_nest.h"
+#include "passes/lower/sliding_window.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -10,20 +13,30 @@ namespace {
 
 class OpsBuilder {
  public:
-  OpsBuilder(const StagePlan& plan, const StageRanges& ranges) : plan_(plan), ranges_(ranges) {}
+  OpsBuilder(const StagePlan& plan, const StageRanges& ranges) : plan_(plan), ranges_(ranges) {
+    for (const PlannedStage& s : plan.stages())
+      if (s.slides()) windows_[&s] = plan_sliding_window(s, ranges.at(s.stage));
+  }
 
   Stmt stage_code(const PlannedStage& s) const {
-    return make_loop_nest(s, ranges_.at(s.stage),
-                          [&](int pos, const Stmt& rest) { return with_attached(s, pos, rest); });
+    auto window = windows_.find(&s);
+    return make_loop_nest(
+        s, ranges_.at(s.stage), [&](int pos, const Stmt& rest) { return with_attached(s, pos, rest); },
+        window == windows_.end() ? nullptr : &window->second);
   }
 
   // The stages computed at s's loop `pos`, producers first, then `rest`; each realized around
-  // everything after its own nest.
+  // everything after its own nest, or (store_at) around s's whole loop there.
   Stmt with_attached(const PlannedStage& s, int pos, const Stmt& rest) const {
     std::vector<const PlannedStage*> children = plan_.attached_at(&s, pos);
     Stmt body = rest;
-    for (auto it = children.rbegin(); it != children.rend(); ++it)
-      body = realize(**it, make_seq({stage_code(**it), body}));
+    for (auto it = children.rbegin(); it != children.rend(); ++it) {
+      body = make_seq({stage_code(**it), body});
+      if (!(*it)->slides()) body = realize(**it, body);
+    }
+    std::vector<const PlannedStage*> stored = plan_.stored_at(&s, pos);
+    for (auto it = stored.rbegin(); it != stored.rend(); ++it)
+      body = realize_sliding(**it, ranges_.at((*it)->stage), windows_.at(*it), body);
     return body;
   }
 
@@ -36,6 +49,7 @@ class OpsBuilder {
  private:
   const StagePlan& plan_;
   const StageRanges& ranges_;
+  std::unordered_map<const PlannedStage*, SlidingWindow> windows_;
 };
 
 }  // namespace

@@ -50,6 +50,29 @@ void StagePlan::resolve_attachment(PlannedStage& planned) {
                "attach to one of the loops that split/fuse returned");
   planned.parent = &stages_[it->second];
   planned.attach_pos = static_cast<int>(axis - leaves.begin());
+  resolve_storage(planned);
+}
+
+// Where a stage computed at a loop is stored: at that loop, or (store_at) at the loop directly
+// outside it, which the loop between must run serially for a sliding window to be valid.
+void StagePlan::resolve_storage(PlannedStage& planned) const {
+  planned.store_pos = planned.attach_pos;
+  const StageNode& stage = *planned.stage;
+  if (!stage.store_axis.defined()) return;
+  const auto& leaves = planned.parent->stage->leaf_axes;
+  const std::string& name = stage.op.name();
+  const std::string& parent = planned.parent->op.name();
+  int pos = planned.attach_pos - 1;
+  if (pos < 0 || !leaves[pos].same_as(stage.store_axis))
+    user_error("store_at: '", name, "' is stored at loop '", stage.store_axis.name(), "' of '", parent,
+               "', which is no longer directly outside loop '", stage.attach_axis.name(),
+               "' it is computed at (the loops were split, fused or reordered after store_at); call store_at again");
+  ForKind kind = planned.parent->stage->for_kind(stage.attach_axis);
+  if (kind != ForKind::Serial && kind != ForKind::Unrolled)
+    user_error("store_at: '", name, "' is computed at loop '", stage.attach_axis.name(), "' of '", parent,
+               "', which runs ", for_kind_name(kind), "; a sliding window needs its iterations in order, so keep that "
+               "loop serial (or compute '", name, "' without store_at)");
+  planned.store_pos = pos;
 }
 
 void StagePlan::check_nested_axes_distinct() const {
@@ -77,6 +100,13 @@ void StagePlan::check_acyclic() const {
                    "or through other stages, inside its own loops); make one of them compute_root");
     }
   }
+}
+
+std::vector<const PlannedStage*> StagePlan::stored_at(const PlannedStage* parent, int pos) const {
+  std::vector<const PlannedStage*> result;
+  for (const PlannedStage& s : stages_)
+    if (s.parent == parent && s.store_pos == pos && s.slides()) result.push_back(&s);
+  return result;
 }
 
 const PlannedStage* StagePlan::find(const OperationNode* op) const {

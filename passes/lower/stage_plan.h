@@ -17,6 +17,9 @@ struct PlannedStage {
   const PlannedStage* parent;                  // the stage this one is computed at; null at the root
   int attach_pos;                              // the leaf position in parent's loops; -1 at the root
   std::vector<const PlannedStage*> consumers;  // planned stages whose body reads op
+  int store_pos = -1;  // the leaf position in parent's loops its storage lives at (attach_pos unless store_at)
+
+  bool slides() const { return store_pos != attach_pos; }  // stored outside its compute loop (store_at)
 };
 
 class StagePlan {
@@ -30,9 +33,13 @@ class StagePlan {
   const PlannedStage* find(const OperationNode* op) const;  // null if not planned
   // The stages attached at `parent`'s leaf position `pos`, in schedule order.
   std::vector<const PlannedStage*> attached_at(const PlannedStage* parent, int pos) const;
+  // The stages computed inside `parent`'s loops whose storage lives at its leaf position `pos`
+  // (store_at), in schedule order.
+  std::vector<const PlannedStage*> stored_at(const PlannedStage* parent, int pos) const;
 
  private:
   void resolve_attachment(PlannedStage& planned);
+  void resolve_storage(PlannedStage& planned) const;
   void check_acyclic() const;
   // A stage nested in another's loops must not loop over an enclosing loop's variable again (a
   // reduce_axis shared by two computes).

@@ -95,7 +95,7 @@ TEST_CASE("window tiles divide the output width unless, with 16 registers, the d
   }
 }
 
-TEST_CASE("without broadcast operands, conv2d tiles of one-vector blocks span up to three output blocks",
+TEST_CASE("conv2d tiles span several output blocks where each broadcast would feed one FMA of few lanes",
           "[ops][tiles]") {
   Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
   auto default_blocks = [](int64_t out_channels, const Target& target) {
@@ -110,9 +110,17 @@ TEST_CASE("without broadcast operands, conv2d tiles of one-vector blocks span up
   CHECK(config.channel_blocks == 3);
   CHECK(config.columns == 3);
   check_window_fits(avx2.cpu(), op.output, config);
-  // AVX-512's FMAs broadcast from memory; two-vector blocks already share each broadcast; 40
-  // channels are 5 blocks, which no group of 2 or 3 divides.
-  CHECK(default_blocks(24, avx512) == 1);
+  // AVX-512's FMAs broadcast from memory, but a block of 12 floats fills 12 of 16 lanes: 2 blocks
+  // share each broadcast, 7 columns each (14 accumulators). Two-vector blocks already share each
+  // broadcast; 40 channels are 5 blocks, which no group of 2 or 3 divides.
+  OpInstance partial = conv2d_instance({1, 96, 56, 56, 24, 1, 1, 1, 0}, avx512);
+  WindowConfig partial_config = conv2d_fallback_config(partial.output, avx512);
+  CHECK(partial.output.shape()[4] == 12);
+  CHECK(partial_config.channel_blocks == 2);
+  CHECK(partial_config.columns == 7);
+  check_fits(avx512.cpu(), partial_config.channel_blocks * partial_config.columns, partial_config.channel_blocks);
+  CHECK(default_blocks(32, avx512) == 1);
+  CHECK(default_blocks(48, avx512) == 1);
   CHECK(default_blocks(32, avx2) == 1);
   CHECK(default_blocks(40, avx2) == 1);
   CHECK(default_blocks(72, avx2) == 3);

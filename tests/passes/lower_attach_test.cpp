@@ -1,7 +1,10 @@
 // Lowering of multi-stage schedules: compute_at (with the regions bound inference gives the
-// producer), compute_inline, compute_root, cache_read and cache_write, each executed against the
-// tensor-expression interpreter.
+// producer), store_at (sliding windows in folded storage), compute_inline, compute_root, cache_read
+// and cache_write, each executed against the tensor-expression interpreter.
 #include <catch2/catch.hpp>
+#include <tuple>
+
+#include "ir/mutator.h"
 
 #include "lower_test_util.h"
 
@@ -135,4 +138,119 @@ TEST_CASE("lower: integer tensors and casts", "[lower]") {
   s[b].compute_at(s[c], jo);
   s[c].vectorize(ji);
   check_lowering(s, {a}, c, 0);
+}
+
+namespace {
+
+// How many elements the lowered `f` stores to buffer `name` when it runs: each store also adds
+// its lanes to a counter argument.
+int64_t elements_stored(const LoweredFunc& f, const std::string& name) {
+  class CountStores : public IRMutator {
+   public:
+    CountStores(std::string name, Buffer counter) : name_(std::move(name)), counter_(std::move(counter)) {}
+
+   protected:
+    Stmt mutate_node(const Store* op, const Stmt& self) override {
+      if (op->buffer.name() != name_) return self;
+      Expr count = load(counter_, make_zero(DataType::int32())) + make_int(op->value.type().lanes);
+      return make_seq({self, make_store(counter_, make_zero(DataType::int32()), count)});
+    }
+
+   private:
+    std::string name_;
+    Buffer counter_;
+  };
+  Buffer counter("stores", DataType::int32(), MemoryScope::global());
+  LoweredFunc counted = f;
+  counted.body = CountStores(name, counter).mutate(f.body);
+  counted.args.push_back({counter, {1}});
+  std::vector<NDArray> arrays;
+  for (const FuncArg& a : counted.args) arrays.push_back(NDArray::zeros(a.shape, a.buffer.dtype()));
+  std::vector<NDArray*> pointers;
+  for (NDArray& a : arrays) pointers.push_back(&a);
+  run_lowered(counted, pointers);
+  return arrays.back().data_as<int32_t>()[0];
+}
+
+// B = 2A read through a window of 3 rows of stride `stride` by the 32 / stride rows of C, split
+// into tiles of 4 rows.
+struct Window {
+  explicit Window(int64_t stride)
+      : a(placeholder({(32 / stride - 1) * stride + 3, 16}, DataType::float32(), "A")),
+        b(compute(a.shape(), [&](Var i, Var j) { return a(i, j) * 2.0; }, "B")),
+        c(compute({32 / stride, 16},
+                  [&](Var i, Var j) {
+                    Expr row = i * make_int(stride);
+                    return b(row, j) + b(row + 1, j) + b(row + 2, j);
+                  },
+                  "C")),
+        s(create_schedule({c})) {
+    std::tie(tiles, rows) = s[c].split(s[c].axis(0), 4);
+    s[b].compute_at(s[c], rows);
+  }
+  Tensor a, b, c;
+  Schedule s;
+  IterVar tiles, rows;
+};
+
+}  // namespace
+
+TEST_CASE("store_at: a producer under a window slides down the rows, each computed once, in a ring", "[lower]") {
+  for (int64_t stride : {1, 2}) {
+    INFO("stride " << stride);
+    Window w(stride);
+    int64_t out_rows = w.c.shape()[0], tiles = out_rows / 4;
+    // At C's row loop alone, B computes the 3 rows under the window for every output row.
+    CHECK(elements_stored(lower(w.s, {w.a, w.c}, "f"), "B") == out_rows * 3 * 16);
+    w.s[w.b].store_at(w.s[w.c], w.tiles);
+    CHECK(realize_extents(schedule_to_loops(w.s, {w.a, w.c}))["B"] == std::vector<int64_t>{4, 16});
+    LoweredFunc f = check_lowering(w.s, {w.a}, w.c);
+    // Stored at the tiles: the 3 rows of each tile's first output row, then the rows the
+    // window moves on by (stride) per further output row.
+    CHECK(elements_stored(f, "B") == (tiles * 3 + (out_rows - tiles) * stride) * 16);
+  }
+}
+
+TEST_CASE("store_at: a region that does not move is computed once per iteration of the storage loop", "[lower]") {
+  Tensor a = placeholder({12, 16}, DataType::float32(), "A");
+  Tensor b = compute({16}, [&](Var j) { return a(0, j) * 2.0; }, "B");
+  Tensor c = compute({12, 16}, [&](Var i, Var j) { return a(i, j) + b(j); }, "C");
+  Schedule s = create_schedule({c});
+  auto [tiles, rows] = s[c].split(s[c].axis(0), 4);
+  s[b].compute_at(s[c], rows);
+  s[b].store_at(s[c], tiles);
+  LoweredFunc f = check_lowering(s, {a}, c);
+  CHECK(elements_stored(f, "B") == 3 * 16);
+}
+
+TEST_CASE("store_at: schedules a sliding window cannot run are user errors", "[lower][errors]") {
+  SECTION("before compute_at, or at a loop not directly outside the compute loop") {
+    Window w(1);
+    Schedule fresh = create_schedule({w.c});
+    require_user_error([&] { fresh[w.b].store_at(fresh[w.c], fresh[w.c].axis(0)); }, {"call compute_at", "first"});
+    auto [tiles, rows] = w.s[w.c].split(w.tiles, 2);
+    require_user_error([&] { w.s[w.b].store_at(w.s[w.c], tiles); }, {"not directly outside loop"});
+  }
+  SECTION("loops changed after store_at") {
+    Window w(1);
+    w.s[w.b].store_at(w.s[w.c], w.tiles);
+    w.s[w.c].reorder({w.s[w.c].axis(1), w.tiles});
+    require_user_error([&] { lower(w.s, {w.a, w.c}, "f"); }, {"no longer directly outside", "store_at again"});
+  }
+  SECTION("a parallel compute loop") {
+    Window w(1);
+    w.s[w.b].store_at(w.s[w.c], w.tiles);
+    w.s[w.c].parallel(w.rows);
+    require_user_error([&] { lower(w.s, {w.a, w.c}, "f"); }, {"iterations in order"});
+  }
+  SECTION("a region that moves backwards") {
+    Tensor a = placeholder({16, 8}, DataType::float32(), "A");
+    Tensor b = compute({16, 8}, [&](Var i, Var j) { return a(i, j) * 2.0; }, "B");
+    Tensor c = compute({16, 8}, [&](Var i, Var j) { return b(make_int(15) - i, j); }, "C");
+    Schedule s = create_schedule({c});
+    auto [tiles, rows] = s[c].split(s[c].axis(0), 4);
+    s[b].compute_at(s[c], rows);
+    s[b].store_at(s[c], tiles);
+    require_user_error([&] { lower(s, {a, c}, "f"); }, {"may move backwards"});
+  }
 }
