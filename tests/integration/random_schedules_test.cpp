@@ -1,9 +1,13 @@
 // Differential test of the whole compiler: many random legal schedules (random split factors,
 // including non-dividing ones, reorders, fuses, vectorize/unroll/parallel, compute_at/inline,
-// cache_write) applied to GEMM, conv2d, depthwise conv2d and pooling, lowered, compiled with both
-// back ends and compared element by element with the reference interpreter.
+// store_at, cache_write) applied to GEMM, conv2d, depthwise conv2d and pooling, lowered, compiled
+// with both back ends and compared element by element with the reference interpreter. A store_at
+// whose window lowering cannot prove to slide (a region moving along two axes, or through a
+// modulo) may be refused, with a store_at error; every other schedule must run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -14,6 +18,7 @@
 #include "ops/depthwise_conv2d.h"
 #include "ops/pool.h"
 #include "passes/lower/lower.h"
+#include "support/error.h"
 #include "support/registry.h"
 
 using namespace tessel;
@@ -67,6 +72,7 @@ class RandomScheduler {
  public:
   explicit RandomScheduler(uint32_t seed) : rng_(seed) {}
   std::ostringstream log;
+  bool stored_at = false;  // a producer is stored outside its compute loop
 
   Schedule make(const Workload& w) {
     Schedule s = create_schedule({w.output});
@@ -91,6 +97,7 @@ class RandomScheduler {
         log << "inline " << st.name() << "; ";
       } else if (!reader_inlined && chance(0.5)) {
         place_at_random_loop(st, reader);
+        if (chance(0.5)) store_outside(st, reader);
         shape_loops(st);
       } else {
         shape_loops(st);
@@ -116,6 +123,19 @@ class RandomScheduler {
     const IterVar& axis = leaves[pick(0, static_cast<int64_t>(leaves.size()) - 1)];
     producer.compute_at(consumer, axis);
     log << "compute_at " << producer.name() << " " << consumer.name() << "." << axis.name() << "; ";
+  }
+
+  // store_at the loop outside the one `producer` is computed at, where that one runs in order.
+  void store_outside(Stage producer, Stage consumer) {
+    const auto& leaves = consumer->leaf_axes;
+    auto at = std::find_if(leaves.begin(), leaves.end(),
+                           [&](const IterVar& l) { return l.same_as(producer->attach_axis); });
+    if (at == leaves.begin()) return;
+    ForKind kind = consumer->for_kind(*at);
+    if (kind != ForKind::Serial && kind != ForKind::Unrolled) return;
+    producer.store_at(consumer, *(at - 1));
+    stored_at = true;
+    log << "store_at " << producer.name() << " " << consumer.name() << "." << (at - 1)->name() << "; ";
   }
 
   // Random splits, a shuffle, maybe a fuse, and annotations on one stage.
@@ -168,8 +188,10 @@ class RandomScheduler {
   std::mt19937 rng_;
 };
 
+enum class Outcome { Ran, RanSliding, RefusedSliding };
+
 // Runs one random schedule of `w` on `backend` and compares with the interpreter.
-void check_random_schedule(const Workload& w, uint32_t seed, const Backend& backend) {
+Outcome check_random_schedule(const Workload& w, uint32_t seed, const Backend& backend) {
   RandomScheduler scheduler(seed);
   Schedule s = scheduler.make(w);
   std::vector<Tensor> args = w.inputs;
@@ -178,9 +200,14 @@ void check_random_schedule(const Workload& w, uint32_t seed, const Backend& back
   LoweredFunc func;
   try {
     func = lower(s, args, "random_" + std::to_string(seed));
+  } catch (const UserError& e) {
+    if (scheduler.stored_at && std::string(e.what()).find("store_at: the region") != std::string::npos)
+      return Outcome::RefusedSliding;
+    FAIL_CHECK("lowering failed: " << e.what());
+    return Outcome::Ran;
   } catch (const std::exception& e) {
     FAIL_CHECK("lowering failed: " << e.what());
-    return;
+    return Outcome::Ran;
   }
   INFO(to_string(func));
 
@@ -196,6 +223,7 @@ void check_random_schedule(const Workload& w, uint32_t seed, const Backend& back
   for (NDArray& a : arrays) pointers.push_back(&a);
   backend.compile(func)->run(pointers);
   CHECK(max_abs_diff(arrays.back(), expected) < 1e-4);
+  return scheduler.stored_at ? Outcome::RanSliding : Outcome::Ran;
 }
 
 }  // namespace
@@ -203,9 +231,16 @@ void check_random_schedule(const Workload& w, uint32_t seed, const Backend& back
 TEST_CASE("random legal schedules compute what the tensor expression says", "[integration][random]") {
   auto llvm = Registry<Backend>::instance().create("llvm_cpu");
   auto c_source = Registry<Backend>::instance().create("c_source");
+  int sliding = 0, refused = 0;
   for (const Workload& w : {plain_gemm(), conv2d(), depthwise(), pooling()}) {
-    for (uint32_t seed = 1; seed <= 30; ++seed) check_random_schedule(w, seed, *llvm);
+    for (uint32_t seed = 1; seed <= 30; ++seed) {
+      Outcome outcome = check_random_schedule(w, seed, *llvm);
+      sliding += outcome == Outcome::RanSliding;
+      refused += outcome == Outcome::RefusedSliding;
+    }
     // The C back end shells out to the compiler, so it gets fewer (slower) cases.
     for (uint32_t seed = 101; seed <= 104; ++seed) check_random_schedule(w, seed, *c_source);
   }
+  std::cout << "random schedules with store_at: " << sliding << " ran, " << refused << " refused\n";
+  CHECK(sliding >= 5);
 }
