@@ -76,7 +76,7 @@ GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGrou
     choice.flops += w->flops();
     ops += (ops.empty() ? "" : " + ") + g.node(n).op;
   }
-  int64_t rows = ops::block_tile_rows(kernel.output, target.cpu());
+  int64_t rows = ops::block_share_rows(kernel.output, target.cpu());
   choice.anchor_tag = "fused block: " + ops + " sliding down " + std::to_string(rows) + "-row shares";
   return choice;
 }

@@ -108,4 +108,20 @@ void IRVisitor::visit_node(const AttrStmt* op) {
   visit(op->body);
 }
 
+bool uses_var(const Expr& e, const std::function<bool(const VarNode*)>& wanted) {
+  class Finder : public IRVisitor {
+   public:
+    explicit Finder(const std::function<bool(const VarNode*)>& wanted) : wanted_(wanted) {}
+    bool found = false;
+
+   protected:
+    void visit_node(const VarNode* op) override { found = found || wanted_(op); }
+
+   private:
+    const std::function<bool(const VarNode*)>& wanted_;
+  } finder(wanted);
+  finder.visit(e);
+  return finder.found;
+}
+
 }  // namespace tessel

@@ -32,7 +32,7 @@ WindowConfig default_config(const Tensor& stage, const Target& target) {
 
 }  // namespace
 
-int64_t block_tile_rows(const Tensor& output, const CpuDescription& cpu) {
+int64_t block_share_rows(const Tensor& output, const CpuDescription& cpu) {
   int64_t rows = output.shape()[2];
   return (rows + cpu.threads - 1) / cpu.threads;
 }
@@ -43,7 +43,7 @@ Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& t
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);
   BlockLoops loops = schedule_window_tiled(s, output, acc, default_config(output, target),
-                                           block_tile_rows(output, target.cpu()));
+                                           block_share_rows(output, target.cpu()));
   for (const Tensor& stage : tile_stages) {
     Tensor stage_acc = output_accumulator(s, stage);
     schedule_window_at(s, stage, stage_acc, default_config(stage, target), s[output], loops.rows);

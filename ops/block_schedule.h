@@ -21,10 +21,10 @@
 namespace tessel::ops {
 
 // Output rows per thread's share of `output`: its rows divided by the target's threads, rounded up.
-int64_t block_tile_rows(const Tensor& output, const CpuDescription& cpu);
+int64_t block_share_rows(const Tensor& output, const CpuDescription& cpu);
 
 // The schedule of `output` (a conv2d_nchwc with its element-wise tail) with `tile_stages`
-// (producers first) computed per output row and stored per share of block_tile_rows rows, for
+// (producers first) computed per output row and stored per share of block_share_rows rows, for
 // `target`. The stages between them (element-wise tails, layout transforms, pads) are inlined.
 // Throws UserError if a stage is not a window operator's output.
 Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& tile_stages, const Target& target);

@@ -10,19 +10,6 @@ namespace tessel::arith {
 
 namespace {
 
-// Whether an expression uses one of the relaxed variables.
-class UsesRelaxed : public IRVisitor {
- public:
-  explicit UsesRelaxed(const VarIntervals& relax) : relax_(relax) {}
-  bool found = false;
-
- protected:
-  void visit_node(const VarNode* op) override { found = found || relax_.count(op) > 0; }
-
- private:
-  const VarIntervals& relax_;
-};
-
 Expr both(const Expr& a, const Expr& b, Expr (*f)(Expr, Expr)) { return a.defined() && b.defined() ? f(a, b) : Expr(); }
 // The end that exists when only one does (the tighter side of a min's max or a max's min).
 Expr either(const Expr& a, const Expr& b, Expr (*f)(Expr, Expr)) {
@@ -70,9 +57,7 @@ class IntervalEvaluator : public IRVisitor {
   explicit IntervalEvaluator(const VarIntervals& relax) : relax_(relax) {}
 
   Interval eval(const Expr& e) {
-    UsesRelaxed uses(relax_);
-    uses.visit(e);
-    if (!uses.found) return Interval::point(e);
+    if (!uses_var(e, [&](const VarNode* v) { return relax_.count(v) > 0; })) return Interval::point(e);
     if (!is_bounded_kind(e->kind)) return Interval{};
     visit(e);
     return result_;

@@ -3,7 +3,6 @@
 #include "passes/lower/loop_nest.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "ir/mutator.h"
 #include "ir/visitor.h"
@@ -14,14 +13,6 @@ namespace tessel {
 namespace {
 
 const VarNode* var_of(const IterVar& iv) { return static_cast<const VarNode*>(iv.var().get()); }
-
-class VarsUsed : public IRVisitor {
- public:
-  std::unordered_set<const VarNode*> vars;
-
- protected:
-  void visit_node(const VarNode* op) override { vars.insert(op); }
-};
 
 class ReduceFinder : public IRVisitor {
  public:
@@ -63,7 +54,7 @@ class NestBuilder {
     for (const IterVar& axis : s.op->reduce_axis) roots_[var_of(axis)] = mapping.values.at(axis.get());
     for (const Expr& g : mapping.guards) add_guard(g);
     if (s.parent) add_edge_guards();
-    if (window) add_guard(computes_point(*window, window->dim < 0 ? Expr() : roots_.at(var_of(s.op->axis[window->dim]))));
+    if (window) add_sliding_guard(*window);
   }
 
   Stmt build() {
@@ -87,15 +78,20 @@ class NestBuilder {
 
  private:
   void add_guard(const Expr& cond) {
-    VarsUsed used;
-    used.visit(cond);
     Guard g{cond, -1, false};
     for (int p = 0; p < static_cast<int>(leaves_.size()); ++p) {
-      if (!used.vars.count(var_of(leaves_[p]))) continue;
+      const VarNode* leaf = var_of(leaves_[p]);
+      if (!uses_var(cond, [&](const VarNode* v) { return v == leaf; })) continue;
       g.level = p;
       g.uses_reduce_loop = g.uses_reduce_loop || leaves_[p].is_reduce();
     }
     guards_.push_back(g);
+  }
+
+  // Points an earlier iteration of a store_at stage's compute loop computed are not computed again.
+  void add_sliding_guard(const SlidingWindow& window) {
+    Expr index = window.dim < 0 ? Expr() : roots_.at(var_of(s_.op->axis[window.dim]));
+    add_guard(computes_point(window, index));
   }
 
   // A compute_at region may reach past the tensor's edge (a consumer's non-dividing split), unless

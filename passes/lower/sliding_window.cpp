@@ -11,24 +11,6 @@ namespace tessel {
 
 namespace {
 
-class UsesVar : public IRVisitor {
- public:
-  explicit UsesVar(const VarNode* var) : var_(var) {}
-  bool found = false;
-
- protected:
-  void visit_node(const VarNode* op) override { found = found || op == var_; }
-
- private:
-  const VarNode* var_;
-};
-
-bool uses_var(const Expr& e, const VarNode* var) {
-  UsesVar uses(var);
-  uses.visit(e);
-  return uses.found;
-}
-
 // How an expression changes as one variable grows: not at all, never downwards, or unknown.
 enum class Trend { Constant, Rising, Unknown };
 
@@ -41,8 +23,8 @@ Trend both(Trend a, Trend b) {
 // their products with and floor quotients by non-negative constants. Region starts from bound
 // inference have that form (max(r * stride - pad, 0)); anything else counts as unknown.
 Trend trend(const Expr& e, const VarNode* var) {
-  if (!uses_var(e, var)) return Trend::Constant;
-  if (e.get() == var) return Trend::Rising;
+  if (auto* v = e.as<VarNode>()) return v == var ? Trend::Rising : Trend::Constant;
+  if (as_const_int(e)) return Trend::Constant;
   if (auto* op = e.as<Add>()) return both(trend(op->a, var), trend(op->b, var));
   if (auto* op = e.as<Min>()) return both(trend(op->a, var), trend(op->b, var));
   if (auto* op = e.as<Max>()) return both(trend(op->a, var), trend(op->b, var));
@@ -53,7 +35,7 @@ Trend trend(const Expr& e, const VarNode* var) {
   }
   if (auto* op = e.as<Div>())
     if (const int64_t* c = as_const_int(op->b); c && *c > 0) return trend(op->a, var);
-  return Trend::Unknown;
+  return uses_var(e, [&](const VarNode* v) { return v == var; }) ? Trend::Unknown : Trend::Constant;
 }
 
 int64_t next_power_of_two(int64_t n) {
