@@ -139,6 +139,8 @@ TEST_CASE("the default configuration is the ops/ default schedule on every CPU t
     for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "conv2d:1,96,14,14,24,1,1,0", "D3", "D9",
                                  // 1x1 tiles of 28 accumulators on 32 registers (14 wide, 28 wide)
                                  "conv2d:1,384,14,14,96,1,1,0", "conv2d:1,32,28,28,192,1,1,0",
+                                 // 2 rows of 7 on 32 registers, a tile the divisor knobs lack
+                                 "conv2d:1,160,7,7,960,1,1,0",
                                  "winograd:1,64,14,14,64,1,4", "winograd:1,64,7,7,64,1,2",
                                  // 196 and 49 tiles, which 8 does not divide (ResNet-18's C2 and C6)
                                  "winograd:1,64,56,56,64,1,4", "winograd:1,128,28,28,128,1,4"}) {
