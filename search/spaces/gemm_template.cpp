@@ -28,8 +28,9 @@ class GemmTemplate : public ScheduleTemplate {
     const CpuDescription& cpu = target.cpu();
     int64_t default_panel = ops::gemm_panel_width(shape.n, target);
     space_.add(categorical_knob("panel", panel_widths(shape.n, ops::float_lanes(cpu), default_panel)));
-    int64_t default_rows = ops::gemm_fallback_config(default_.output, target).rows;
-    space_.add(tile_split_knob("tile_m", shape.m, 3, max_register_tile(cpu, default_rows), cpu));
+    ops::GemmConfig fallback = ops::gemm_fallback_config(default_.output, target);
+    space_.add(tile_split_knob("tile_m", shape.m, 3, max_register_tile(cpu, fallback.rows), cpu,
+                               tile_choice(shape.m, fallback.rows, fallback.rows_middle)));
     space_.add(split_knob("tile_k", shape.k, 2, kMaxUnrolledK));
     space_.add(reorder_knob("order", {{ops::kGemmPanels, ops::kGemmRowsOuter, ops::kGemmRowsMiddle},
                                       {ops::kGemmRowsOuter, ops::kGemmPanels, ops::kGemmRowsMiddle},
@@ -42,9 +43,8 @@ class GemmTemplate : public ScheduleTemplate {
 
   Config default_config() const override {
     ops::GemmConfig fallback = ops::gemm_fallback_config(default_.output, target_);
-    int64_t tile = fallback.rows_middle * fallback.rows;
     return space_.from_json({{"panel", fallback.panel},
-                             {"tile_m", {(shape_.m + tile - 1) / tile, fallback.rows_middle, fallback.rows}},
+                             {"tile_m", tile_choice(shape_.m, fallback.rows, fallback.rows_middle)},
                              {"tile_k", {shape_.k / fallback.k_unroll, fallback.k_unroll}},
                              {"order", fallback.order},
                              {"parallel", fallback.parallel_fused ? "fuse2" : "outer"},

@@ -45,28 +45,14 @@ int64_t widest_column_tile(const WindowOperator& op, const CpuDescription& cpu) 
   return max_register_tile(cpu, ops::kWindowAccumulatorCap * lanes / std::max(block, lanes));
 }
 
-// A loop of `extent` in tiles of `tile`, as the tile knobs write it: {tiles, tile}.
-nlohmann::json tile_split(int64_t extent, int64_t tile) { return {(extent + tile - 1) / tile, tile}; }
-
-// `knob` with `choice` appended if it lacks it. The fallback's tile is always a point of the space,
-// also where it does not divide its loop on a target whose tile knobs offer only divisors (the
-// 2-row tiles of 7-row 1x1 outputs on AVX-512): tune-model's final selection measures the default
-// as a point. Appended last, so the points of records measured before keep their values.
-Knob with_choice(Knob knob, const nlohmann::json& choice) {
-  if (std::find(knob.choices.begin(), knob.choices.end(), choice) == knob.choices.end())
-    knob.choices.push_back(choice);
-  return knob;
-}
-
 class WindowTemplate : public ScheduleTemplate {
  public:
   WindowTemplate(WindowOperator op, const Target& target) : op_(std::move(op)), target_(target) {
     const auto& shape = op_.instance.output.shape();
     const CpuDescription& cpu = target.cpu();
     const ops::WindowConfig& f = op_.fallback;
-    space_.add(with_choice(tile_split_knob("tile_oh", shape[2], 2, kMaxTileRows, cpu), tile_split(shape[2], f.rows)));
-    space_.add(with_choice(tile_split_knob("tile_ow", shape[3], 2, widest_column_tile(op_, cpu), cpu),
-                           tile_split(shape[3], f.columns)));
+    space_.add(tile_split_knob("tile_oh", shape[2], 2, kMaxTileRows, cpu, tile_choice(shape[2], f.rows)));
+    space_.add(tile_split_knob("tile_ow", shape[3], 2, widest_column_tile(op_, cpu), cpu, tile_choice(shape[3], f.columns)));
     space_.add(reorder_knob("reduce_order", op_.reduce_orders));
     space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
     space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
@@ -80,8 +66,8 @@ class WindowTemplate : public ScheduleTemplate {
   Config default_config() const override {
     const auto& shape = op_.instance.output.shape();
     const ops::WindowConfig& f = op_.fallback;
-    nlohmann::json knobs = {{"tile_oh", tile_split(shape[2], f.rows)},
-                            {"tile_ow", tile_split(shape[3], f.columns)},
+    nlohmann::json knobs = {{"tile_oh", tile_choice(shape[2], f.rows)},
+                            {"tile_ow", tile_choice(shape[3], f.columns)},
                             {"reduce_order", f.reduce_order},
                             {"unroll_kw", unrolls(f, op_.kernel_w_axis) ? "unroll" : "none"},
                             {"unroll_kh", unrolls(f, op_.kernel_h_axis) ? "unroll" : "none"}};

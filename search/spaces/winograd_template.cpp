@@ -19,7 +19,8 @@ class WinogradTemplate : public ScheduleTemplate {
         target_(target),
         fallback_(ops::winograd_fallback_config(instance_.output, target)) {
     const CpuDescription& cpu = target.cpu();
-    space_.add(tile_split_knob("tile_p", tiles_, 2, max_register_tile(cpu, fallback_.rows), cpu));
+    space_.add(tile_split_knob("tile_p", tiles_, 2, max_register_tile(cpu, fallback_.rows), cpu,
+                               tile_choice(tiles_, fallback_.rows)));
     space_.add(split_knob("tile_c", shape.c, 2, kMaxChannelStep));
     space_.add(annotate_knob("unroll_c", {ForKind::Unrolled, ForKind::Serial}));
     // Last, "none" (the schedule before the knob) first: older records keep their points.
@@ -33,7 +34,7 @@ class WinogradTemplate : public ScheduleTemplate {
 
   Config default_config() const override {
     int64_t channels = instance_.weights.shape()[3];
-    nlohmann::json knobs = {{"tile_p", {(tiles_ + fallback_.rows - 1) / fallback_.rows, fallback_.rows}},
+    nlohmann::json knobs = {{"tile_p", tile_choice(tiles_, fallback_.rows)},
                             {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
                             {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}};
     if (chunk_knob_) knobs["chunk_tile_rows"] = fallback_.chunk_tile_rows;
