@@ -27,11 +27,12 @@ struct SideTimer {
 
 void warm_up_and_calibrate(SideTimer& side, const BenchOptions& options) {
   for (int i = 0; i < options.warmup; ++i) side.kernel.run();
-  side.calls = calls_per_sample(side.kernel.run);
+  side.calls = options.cache_flush ? 1 : calls_per_sample(side.kernel.run);
   settle(options);
 }
 
 void take_sample(SideTimer& side, const BenchOptions& options) {
+  if (options.cache_flush) side.kernel.evict_weights();
   side.samples.push_back(time_sample_us(side.kernel.run, side.calls));
   settle(options);
 }
@@ -125,6 +126,7 @@ CaseResult compare_kernels(const CaseSpec& spec, const PreparedKernel& tessel, c
   result.tolerance = error_tolerance(spec.reduction_size);
   result.correct = result.max_abs_err <= result.tolerance;
   result.threads = options.threads;
+  result.cache_flush = options.cache_flush;
   return result;
 }
 
@@ -150,6 +152,7 @@ nlohmann::ordered_json CaseResult::to_json() const {
   j["schedule"] = schedule;
   j["target"] = target;
   j["baseline_isa"] = baseline_isa;
+  j["cache_flush"] = cache_flush;
   if (!openblas_core.empty()) j["openblas_core"] = openblas_core;
   return j;
 }

@@ -39,6 +39,9 @@ struct BenchOptions {
   // runs. Off by default: measured here, pausing slowed both sides (threads must be woken, caches
   // go cold); bench_environment.h bounds the spinning instead.
   double settle_ms = 0;
+  // Each sample one call after the side's weights are evicted from the caches
+  // (PreparedKernel::evict_weights), as tuning measures with search::MeasureOptions::flush_cache.
+  bool cache_flush = false;
   // Tessel's schedule for a case, by the case's workload name (C6, gemm:1024, conv2d:...); unset:
   // every case runs its ops/ default schedule.
   std::function<TesselSchedule(const std::string& workload)> schedule_for;
@@ -70,6 +73,7 @@ struct CaseResult {
   std::string schedule = "default";  // TesselSchedule::label of Tessel's side
   std::string target;        // Target::key() of Tessel's side, e.g. "llvm_cpu -isa=avx2"
   std::string baseline_isa;  // what the vendor library reports it ran: "Haswell", "avx2", ...
+  bool cache_flush = false;  // timed cold: BenchOptions::cache_flush
 
   double speedup() const { return base.median_us / tessel.median_us; }
   double tessel_gflops() const { return spec.flops / tessel.median_us * 1e-3; }

@@ -17,6 +17,7 @@
 #include "ops/layout_transform.h"
 #include "ops/workload_ops.h"
 #include "runtime/thread_pool.h"
+#include "support/timing.h"
 
 namespace tessel {
 
@@ -74,9 +75,11 @@ PreparedKernel prepare(const ops::OpInstance& op, std::vector<NDArray> inputs, R
   for (NDArray& a : inputs) pointers->push_back(a.data());
   NDArray result = inputs.back();
   auto arrays = std::make_shared<std::vector<NDArray>>(std::move(inputs));
-  return PreparedKernel{"tessel",
-                        [kernel, pointers, arrays] { kernel->call(pointers->data()); },
-                        [result, read](float* out) { read(result, out); }};
+  auto evict_weights = [arrays] {
+    for (size_t i = 1; i + 1 < arrays->size(); ++i) evict_from_caches((*arrays)[i].data(), (*arrays)[i].nbytes());
+  };
+  return PreparedKernel{"tessel", [kernel, pointers, arrays] { kernel->call(pointers->data()); },
+                        [result, read](float* out) { read(result, out); }, evict_weights};
 }
 
 // A convolution instance with canonical data and weights converted into its blocked layouts.

@@ -30,7 +30,8 @@ namespace {
 
 // The keys any of which may be a list (a grid axis), and the others.
 const std::vector<std::string> kGridKeys = {"workloads", "space",   "strategy", "cost_model",    "trials",
-                                            "backend",   "measure", "batch",    "transfer_from", "target"};
+                                            "backend",   "measure", "batch",    "transfer_from", "target",
+                                            "cache_flush"};
 const std::vector<std::string> kScalarKeys = {"name",    "description", "seeds", "repeats",
                                               "threads", "timeout",     "select", "plugin_timeout"};
 
@@ -72,6 +73,12 @@ struct Reader {
   int64_t integer(const YAML::Node& node, const std::string& what, const Allowed& allowed) const {
     std::string text = plain_scalar(node, what);
     return checked(node, [&] { return parse_integer(what, text, allowed); });
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& what) const {
+    std::string text = node.IsScalar() && node.Tag() != "!" ? node.Scalar() : "";
+    if (text != "true" && text != "false") fail(node, what, " must be true or false");
+    return text == "true";
   }
 
   double number(const YAML::Node& node, const std::string& what, const Allowed& allowed) const {
@@ -250,12 +257,16 @@ class Loader {
     if (YAML::Node n = node("trials")) c.trials = r_.integer(n, "trials", limits::trials());
     if (YAML::Node n = node("batch")) c.batch = r_.integer(n, "batch", limits::batch());
     if (YAML::Node n = node("measure")) c.measure = r_.string(n, "measure");
+    if (YAML::Node n = node("cache_flush")) c.cache_flush = r_.boolean(n, "cache_flush");
     if (YAML::Node n = node("transfer_from"); n && r_.string(n, "transfer_from") != "none")
       c.transfer_from = n.Scalar();
     check_target(c, node("target") ? node("target") : w);
     check_workload(c, w);
     check_strategy(c, node("strategy") ? node("strategy") : w);
     check_measure(c, node("measure") ? node("measure") : w);
+    if (c.cache_flush && c.measure != "hardware")
+      r_.fail(node("cache_flush"), "cache_flush applies to measure: hardware; a replayed set answers with the times "
+              "it recorded");
     c.label = label(c);
     return c;
   }
@@ -358,6 +369,8 @@ class Loader {
     add("measure", c.measure);
     add("batch", std::to_string(c.batch));
     add("transfer_from", c.transfer_from.empty() ? "none" : c.transfer_from);
+    // Like the back end: times measured cold must not resume a run measured hot.
+    if (varied_.count("cache_flush") || c.cache_flush) out += c.cache_flush ? " cache_flush=true" : " cache_flush=false";
     return out;
   }
 
@@ -507,6 +520,7 @@ nlohmann::json Configuration::to_json() const {
           {"trials", trials},
           {"batch", batch},
           {"measure", measure},
+          {"cache_flush", cache_flush},
           {"transfer_from", transfer_from.empty() ? "none" : transfer_from}};
 }
 

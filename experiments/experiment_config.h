@@ -12,6 +12,7 @@
 //   backend: llvm_cpu                 # code generator plugin            (default: the target's kind)
 //   target: "llvm_cpu -isa=avx2"      # target string (target/target.h)  (default llvm_cpu: the host)
 //   measure: hardware                 # or replay:<recorded set>         (default hardware)
+//   cache_flush: false                # weights evicted before each timed call (default false)
 //   batch: 8                          # configurations measured per batch (default 8)
 //   transfer_from: none               # records db for transfer learning  (default none)
 //   repeats: 5, threads: 2, timeout: 10   # hardware measurement options (not grid keys)
@@ -56,6 +57,7 @@ struct Configuration {
   PluginChoice space, strategy, cost_model, backend;
   int64_t trials = 64, batch = 8;
   std::string measure = "hardware";  // "hardware" | "replay:<set>"
+  bool cache_flush = false;          // search::MeasureOptions::flush_cache (hardware only)
   std::string transfer_from;         // empty: none
   std::string target = "llvm_cpu";   // as written; the runner resolves it with the thread count
   std::string cost_model_used;       // cost_model.name, or "none" when the strategy takes no model

@@ -61,7 +61,7 @@ search::RecordedWorkload record_workload(const RecordRequest& r) {
       std::filesystem::exists(r.set_path) ? search::RecordedSet::load(r.set_path) : search::RecordedSet(r.set_path);
   search::RecordsDb db = search::RecordsDb::open(r.db_path.empty() ? r.set_path + ".records.db" : r.db_path);
   search::Baseline baseline{"none", 0, ""};
-  if (r.measure_baseline) baseline = r.measure_baseline(task.workload(), r.measure.threads);
+  if (r.measure_baseline) baseline = r.measure_baseline(task.workload(), r.measure.threads, r.measure.flush_cache);
   measure_space(task, db, r, baseline);
   search::RecordedWorkload recorded{r.workload,
                                     r.space,

@@ -28,7 +28,7 @@ struct RecordRequest {
   std::string db_path;   // scratch records database; empty: set_path + ".records.db"
   search::MeasureOptions measure;
   // The vendor library on the workload; unset: no baseline (name "none", 0 µs).
-  std::function<search::Baseline(const search::WorkloadSpec&, int threads)> measure_baseline;
+  std::function<search::Baseline(const search::WorkloadSpec&, int threads, bool flush_cache)> measure_baseline;
   std::string command_line;  // for the provenance
 };
 

@@ -187,6 +187,10 @@ int64_t trials_to_reach(const std::vector<double>& curve, double target) {
   return 0;
 }
 
+std::string baseline_key(const Configuration& c) {
+  return c.workload + "|" + c.measure + (c.cache_flush ? "|cache_flush" : "");
+}
+
 nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunResult>& runs,
                          const std::map<std::string, WorkloadBaseline>& baselines) {
   std::map<std::string, double> best = best_per_problem(config, runs);
@@ -197,7 +201,7 @@ nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunRe
     for (const RunResult& r : runs)
       if (r.spec.configuration == i) mine.push_back(&r);
     if (mine.empty()) continue;
-    auto b = baselines.find(c.workload + "|" + c.measure);
+    auto b = baselines.find(baseline_key(c));
     out.push_back(configuration_summary(c, mine, best[search_problem(c)], b == baselines.end() ? nullptr : &b->second));
   }
   return out;

@@ -39,7 +39,10 @@ struct WorkloadBaseline {
 // The first trial (1-based) whose value reaches `target`, or 0 if none does.
 int64_t trials_to_reach(const std::vector<double>& curve, double target);
 
-// One JSON object per configuration (the entries of summary.json).
+// The key of a configuration's baseline in summarize's map: configurations measured alike share it.
+std::string baseline_key(const Configuration& c);
+
+// One JSON object per configuration (the entries of summary.json); `baselines` by baseline_key.
 nlohmann::json summarize(const ExperimentConfig& config, const std::vector<RunResult>& runs,
                          const std::map<std::string, WorkloadBaseline>& baselines);
 

@@ -95,13 +95,14 @@ class Workbench {
   }
 
   const search::MeasureSource& source(const Configuration& c) {
-    std::string key = c.workload + "|" + c.space.label() + "|" + c.measure + "|" + c.backend.label() + "|" + c.target;
+    std::string key = c.workload + "|" + c.space.label() + "|" + c.measure + "|" + c.backend.label() + "|" + c.target +
+                      (c.cache_flush ? "|cache_flush" : "");
     if (!sources_.count(key)) sources_.emplace(key, make_source(c));
     return *sources_.at(key);
   }
 
   const WorkloadBaseline& baseline(const Configuration& c) {
-    std::string key = c.workload + "|" + c.measure;
+    std::string key = baseline_key(c);
     if (!baselines_.count(key)) baselines_.emplace(key, make_baseline(c));
     return baselines_.at(key);
   }
@@ -115,6 +116,7 @@ class Workbench {
       m.repeats = config_.measure.repeats;
       m.threads = m.compile_threads = config_.measure.threads;
       m.timeout_s = config_.measure.timeout_s;
+      m.flush_cache = c.cache_flush;
       m.backend = c.backend.name;
       m.backend_params = c.backend.params;
       return std::make_unique<search::Measurer>(task(c), m);
@@ -128,7 +130,7 @@ class Workbench {
     const search::WorkloadSpec& w = task(c).workload();
     WorkloadBaseline b;
     if (c.measure == "hardware") {
-      if (options_.measure_baseline) b.baseline = options_.measure_baseline(w, config_.measure.threads);
+      if (options_.measure_baseline) b.baseline = options_.measure_baseline(w, config_.measure.threads, c.cache_flush);
     } else {
       const search::RecordedWorkload& r = recorded_set(c.measure.substr(7)).workload(c.workload, c.space.name);
       b.baseline = {r.baseline_name, r.baseline_us, ""};

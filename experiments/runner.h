@@ -35,7 +35,7 @@ namespace tessel::experiments {
 struct RunnerOptions {
   std::string out_dir;
   // Measures the vendor library on a workload (hardware runs only); unset: no baseline.
-  std::function<search::Baseline(const search::WorkloadSpec&, int threads)> measure_baseline;
+  std::function<search::Baseline(const search::WorkloadSpec&, int threads, bool flush_cache)> measure_baseline;
   nlohmann::json extra_libraries = nlohmann::json::object();  // more versions for the manifest
   nlohmann::json environment = nlohmann::json::object();      // the manifest's: what the measurements ran under
   std::string command_line;                                   // for the manifest

@@ -7,6 +7,13 @@
 
 #include "support/error.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSEL_HAS_CLFLUSH 1
+#else
+#define TESSEL_HAS_CLFLUSH 0
+#endif
+
 namespace tessel {
 
 namespace {
@@ -59,6 +66,36 @@ TimingStats measure(const std::function<void()>& fn, int warmup, int repeats) {
   samples.reserve(repeats);
   for (int r = 0; r < repeats; ++r) samples.push_back(time_sample_us(fn, calls));
   return summarize(std::move(samples));
+}
+
+TimingStats measure_each_after(const std::function<void()>& fn, const std::function<void()>& prepare, int warmup,
+                               int repeats) {
+  TESSEL_CHECK(repeats >= 1, "measure needs at least one repeat, got ", repeats);
+  for (int i = 0; i < warmup; ++i) {
+    prepare();
+    fn();
+  }
+  std::vector<double> samples;
+  samples.reserve(repeats);
+  for (int r = 0; r < repeats; ++r) {
+    prepare();
+    samples.push_back(time_sample_us(fn, 1));
+  }
+  return summarize(std::move(samples));
+}
+
+bool can_evict_from_caches() { return TESSEL_HAS_CLFLUSH; }
+
+void evict_from_caches(const void* data, size_t bytes) {
+#if TESSEL_HAS_CLFLUSH
+  constexpr size_t kLine = 64;  // clflush evicts the whole line of any address in it
+  const char* begin = static_cast<const char*>(data);
+  for (size_t offset = 0; offset < bytes; offset += kLine) _mm_clflush(begin + offset);
+  if (bytes) _mm_clflush(begin + bytes - 1);
+  _mm_mfence();  // the evictions complete before the timed work starts
+#else
+  user_error("evicting data from the CPU caches needs x86's clflush; this machine has none");
+#endif
 }
 
 }  // namespace tessel

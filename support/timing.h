@@ -2,6 +2,7 @@
 // runs the work enough times back to back to last at least ~1 ms, so steady_clock's resolution and
 // the call overhead vanish from fast kernels; the statistics are over samples, reported per call.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -29,5 +30,16 @@ TimingStats summarize(std::vector<double> samples_us);
 
 // Calls fn `warmup` times untimed, then takes `repeats` samples (repeats >= 1).
 TimingStats measure(const std::function<void()>& fn, int warmup, int repeats);
+
+// As measure, but each sample is one call of fn right after an untimed call of `prepare` (a
+// cache flush, say, which back-to-back calls would undo): repeats samples of one call each.
+TimingStats measure_each_after(const std::function<void()>& fn, const std::function<void()>& prepare, int warmup,
+                               int repeats);
+
+// Writes back and evicts the cache lines of [data, data + bytes) from every level of this core's
+// caches (x86 clflush), so that the next reads come from memory. Elsewhere it throws UserError.
+void evict_from_caches(const void* data, size_t bytes);
+// Whether evict_from_caches works on this machine.
+bool can_evict_from_caches();
 
 }  // namespace tessel

@@ -11,6 +11,7 @@
 #include "benchmarks/fma_peak.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
+#include "support/timing.h"
 #include "tools/target_option.h"
 #include "tools/number_option.h"
 #include "tools/tuned_schedule.h"
@@ -30,6 +31,7 @@ struct BenchArgs {
   int repeats = 15;
   bool has_n = false, has_shape = false, has_workload = false;  // given on the command line, even if empty
   bool winograd = false;
+  bool cache_flush = false;
 };
 
 using ArgsPtr = std::shared_ptr<BenchArgs>;
@@ -38,6 +40,9 @@ void add_common_options(CLI::App* cmd, const ArgsPtr& args) {
   cmd->add_flag("--json", args->json, "print one JSON object per case instead of a table");
   add_number_option(cmd, "--threads", args->threads, "threads for both Tessel and the baseline", limits::threads());
   add_number_option(cmd, "--repeats", args->repeats, "timed samples per side", limits::repeats());
+  cmd->add_flag("--cache-flush", args->cache_flush,
+                "time each sample as one call after the side's weights are evicted from the caches, as in a model "
+                "(x86 only)");
   cmd->add_option("--tuned", args->tuned,
                   "records database (tessel tune/experiment): run each workload's chosen tuned configuration");
   add_target_option(cmd, args->target);
@@ -61,6 +66,9 @@ BenchOptions options_from(const BenchArgs& args) {
   options.threads = options.target.cpu().threads;  // -threads= in the target string wins
   options.repeats = args.repeats;
   options.winograd = args.winograd;
+  options.cache_flush = args.cache_flush;
+  if (args.cache_flush && !can_evict_from_caches())
+    user_error("--cache-flush needs x86's clflush, which this machine lacks; measure without it");
   if (!args.tuned.empty()) {
     // Checked here, before anything is measured; open() would create a missing file.
     if (!std::filesystem::is_regular_file(args.tuned))

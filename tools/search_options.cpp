@@ -25,6 +25,9 @@ void add_search_options(CLI::App* cmd, SearchArgs& args, const std::string& tria
   add_number_option(cmd, "--seed", args.seed, "seed of the strategy", limits::seed());
   add_number_option(cmd, "--threads", args.threads, "threads of the kernels and of compilation", limits::threads());
   add_number_option(cmd, "--repeats", args.repeats, "timed samples per candidate", limits::repeats());
+  cmd->add_flag("--cache-flush", args.cache_flush,
+                "time each sample as one call after the inputs but the first (the weights) are evicted from the "
+                "caches, as in a model (AutoTVM's enable_cpu_cache_flush); x86 only");
   add_number_option(cmd, "--timeout", args.timeout_s, "seconds a candidate may run", limits::timeout_s());
   add_number_option(cmd, "--plugin-timeout", args.plugin_timeout_s,
                     "seconds the strategy (with its cost model) may take to propose or learn from one batch; past "
@@ -51,7 +54,7 @@ std::string run_label(const search::StrategyChoice& choice, const std::string& s
                       const search::MeasureOptions& measure) {
   std::string backend = search::backend_label(measure.backend, measure.backend_params);
   return search::run_strategy_label(choice) + (backend.empty() ? "" : " backend=" + backend) +
-         search::run_plugins_key(choice, space, measure.backend);
+         (measure.flush_cache ? " cache_flush" : "") + search::run_plugins_key(choice, space, measure.backend);
 }
 
 // (The numbers are already checked against their ranges by the options: tools/number_option.h.)
@@ -63,6 +66,7 @@ search::TuneOptions tune_options(const SearchArgs& args) {
   options.measure.compile_threads = args.threads;
   options.measure.repeats = args.repeats;
   options.measure.timeout_s = args.timeout_s;
+  options.measure.flush_cache = args.cache_flush;
   options.measure.backend = args.backend;
   options.measure.backend_params = parse_param_assignments(args.backend_params, "--backend-param");
   Registry<Backend>::instance().create(args.backend, options.measure.backend_params);  // checked before measuring

@@ -23,6 +23,7 @@ struct SearchArgs {
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5;
   int select = 4;  // the final selection's candidates (search/selection.h); 0: the search's fastest
+  bool cache_flush = false;  // search::MeasureOptions::flush_cache
   double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
 };
 
@@ -35,8 +36,9 @@ search::StrategyChoice strategy_choice(const SearchArgs& args);
 search::TuneOptions tune_options(const SearchArgs& args);
 
 // The run's name in the records: the strategy's label and, unless it is the default, the back end
-// (the form experiment labels have), so that runs measuring differently generated code never
-// resume each other; and the builds of the plugin libraries it uses (strategy, cost model, the
+// (the form experiment labels have) and "cache_flush" for runs measured with the caches flushed,
+// so that runs measuring differently generated code, or measuring differently, never resume each
+// other; and the builds of the plugin libraries it uses (strategy, cost model, the
 // schedule space `space`, back end), so that neither do runs of a rebuilt plugin.
 std::string run_label(const search::StrategyChoice& choice, const std::string& space,
                       const search::MeasureOptions& measure);

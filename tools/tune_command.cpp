@@ -50,7 +50,7 @@ void print_selection(const search::TuneReport& report) {
   }
 }
 
-void print_best(const search::Task& task, const search::TuneReport& report, int first_lines) {
+void print_best(const search::Task& task, const search::TuneReport& report, const TuneArgs& args) {
   if (!report.best) {
     std::cout << "no configuration ran correctly in " << report.trials << " trials (" << report.errors << " errors)\n";
     return;
@@ -65,11 +65,12 @@ void print_best(const search::Task& task, const search::TuneReport& report, int 
   search::Candidate candidate = chosen ? chosen->candidate : best.candidate;
   if (report.baseline.median_us > 0)
     std::cout << "baseline " << report.baseline.name << ": " << report.baseline.median_us << " us; speedup "
-              << report.speedup() << "x (" << which << " configuration)\n";
+              << report.speedup() << "x (" << which << " configuration"
+              << (args.cache_flush ? "; both timed with their weights flushed from the caches" : "") << ")\n";
   std::cout << which << " config " << candidate.str() << ": " << task.space().describe(candidate) << "\n";
   std::istringstream program(to_string(task.lower(candidate)));
   std::string line;
-  for (int n = 0; n < first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";
+  for (int n = 0; n < args.first_lines && std::getline(program, line); ++n) std::cout << "  " << line << "\n";
 }
 
 void print_json(const TuneArgs& args, const search::Task& task, const std::string& cost_model,
@@ -82,7 +83,8 @@ void print_json(const TuneArgs& args, const search::Task& task, const std::strin
                                  {"baseline", report.baseline.name},  {"baseline_us", report.baseline.median_us},
                                  {"baseline_isa", report.baseline.isa},
                                  {"speedup", report.speedup()},       {"search_best_us", report.best_us()},
-                                 {"target_resolved", task.target().str()}};
+                                 {"target_resolved", task.target().str()},
+                                 {"cache_flush", args.cache_flush}};
   const search::SelectionRecord* chosen = report.chosen();
   line["chosen"] = chosen ? nlohmann::ordered_json{{"config_index", chosen->config_index()},
                                                    {"candidate", chosen->candidate.to_json()},
@@ -105,10 +107,10 @@ void run_tune(const TuneArgs& args, char** argv) {
   std::unique_ptr<search::RecordsDb> db;
   if (!args.db.empty()) db = std::make_unique<search::RecordsDb>(search::RecordsDb::open(args.db));
   set_num_threads(args.threads);
-  search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads);
+  search::Baseline baseline = measure_vendor_baseline(task.workload(), args.threads, args.cache_flush);
   search::RunKey run = search::make_run_key(task, run_label(choice, args.space, options.measure), args.seed);
   search::TuneReport report = search::Tuner(task, *strategy, run, db.get(), options).run(baseline);
-  print_best(task, report, args.first_lines);
+  print_best(task, report, args);
   if (args.json) print_json(args, task, search::effective_cost_model(choice), report);
 }
 

@@ -13,17 +13,18 @@ namespace tessel::tools {
 namespace {
 
 template <typename Shape>
-search::Baseline time_baseline(const Shape& shape, int threads, const std::string& isa) {
+search::Baseline time_baseline(const Shape& shape, int threads, const std::string& isa, bool flush_cache) {
   PreparedKernel kernel = prepare_baseline(shape, random_inputs(shape), threads);
-  return {kernel.name, measure(kernel.run, 3, 7).median_us, isa};
+  TimingStats t = flush_cache ? measure_each_after(kernel.run, kernel.evict_weights, 3, 7) : measure(kernel.run, 3, 7);
+  return {kernel.name, t.median_us, isa};
 }
 
 }  // namespace
 
-search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads) {
-  if (auto* gemm = workload.shape_if<GemmShape>()) return time_baseline(*gemm, threads, openblas_corename());
-  if (auto* conv = workload.shape_if<Conv2dShape>()) return time_baseline(*conv, threads, onednn_isa_name());
-  if (auto* depthwise = workload.shape_if<DepthwiseShape>()) return time_baseline(*depthwise, threads, onednn_isa_name());
+search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads, bool flush_cache) {
+  if (auto* gemm = workload.shape_if<GemmShape>()) return time_baseline(*gemm, threads, openblas_corename(), flush_cache);
+  if (auto* conv = workload.shape_if<Conv2dShape>()) return time_baseline(*conv, threads, onednn_isa_name(), flush_cache);
+  if (auto* depthwise = workload.shape_if<DepthwiseShape>()) return time_baseline(*depthwise, threads, onednn_isa_name(), flush_cache);
   return {};  // an operator without a vendor baseline
 }
 

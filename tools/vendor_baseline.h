@@ -9,7 +9,9 @@
 
 namespace tessel::tools {
 
-// An empty Baseline (no name) for an operator no vendor library implements.
-search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads);
+// An empty Baseline (no name) for an operator no vendor library implements. With `flush_cache`
+// each sample is one call after the library's weights left the caches, as candidates measured
+// with search::MeasureOptions::flush_cache.
+search::Baseline measure_vendor_baseline(const search::WorkloadSpec& workload, int threads, bool flush_cache = false);
 
 }  // namespace tessel::tools

@@ -11,6 +11,7 @@
 
 #include "benchmarks/baselines/environment_variable.h"
 #include "support/error.h"
+#include "support/timing.h"
 
 namespace tessel {
 
@@ -114,7 +115,11 @@ PreparedKernel prepare_onednn_conv2d(const Conv2dShape& s, const float* x_nchw, 
     state->conv.execute(state->stream, state->args);
     state->stream.wait();
   };
-  return {"onednn", run, [state](float* out) { read_nchw(*state, out); }};
+  auto evict_weights = [state] {
+    const memory& weights = state->args.at(DNNL_ARG_WEIGHTS);
+    evict_from_caches(weights.get_data_handle(), weights.get_desc().get_size());
+  };
+  return {"onednn", run, [state](float* out) { read_nchw(*state, out); }, evict_weights};
 }
 
 PreparedKernel prepare_onednn_depthwise(const DepthwiseShape& s, const float* x_nchw, const float* w_c1kk, int threads) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchmarks/baselines/environment_variable.h"
+#include "support/timing.h"
 
 namespace tessel {
 
@@ -31,7 +32,8 @@ PreparedKernel prepare_openblas_gemm(const GemmShape& shape, const float* a, con
                 buffers->a.data(), shape.k, buffers->b.data(), shape.n, 0.0f, buffers->c.data(), shape.n);
   };
   auto read_output = [buffers](float* out) { std::copy(buffers->c.begin(), buffers->c.end(), out); };
-  return {"openblas", run, read_output};
+  auto evict_weights = [buffers] { evict_from_caches(buffers->b.data(), buffers->b.size() * sizeof(float)); };
+  return {"openblas", run, read_output, evict_weights};
 }
 
 std::string openblas_corename() { return openblas_get_corename(); }

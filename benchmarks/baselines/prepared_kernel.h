@@ -12,6 +12,9 @@ struct PreparedKernel {          // one side of a comparison, with inputs alread
   std::string name;              // "tessel", "openblas", "onednn"
   std::function<void()> run;     // one execution; the only thing timed
   std::function<void(float*)> read_output;  // copy result to canonical layout (row-major MxN or NCHW), untimed
+  // Evicts the inputs but the first (the weights, B of a GEMM) from the caches, untimed, for cold
+  // timing as search::MeasureOptions::flush_cache measures candidates. x86 only (support/timing.h).
+  std::function<void()> evict_weights;
 };
 
 }  // namespace tessel

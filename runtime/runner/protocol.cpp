@@ -19,7 +19,7 @@ std::string Request::to_json() const {
   nlohmann::json ks = nlohmann::json::array();
   for (const KernelRef& k : kernels) ks.push_back({{"library", k.library}, {"function", k.function}});
   return nlohmann::json{{"version", kProtocolVersion}, {"threads", threads}, {"warmup", warmup}, {"repeats", repeats},
-                        {"tolerance", tolerance}, {"kernels", ks}}
+                        {"tolerance", tolerance}, {"flush_cache", flush_cache}, {"kernels", ks}}
       .dump();
 }
 
@@ -35,6 +35,7 @@ Request Request::from_json(const std::string& text) {
     r.warmup = j.at("warmup").get<int>();
     r.repeats = j.at("repeats").get<int>();
     r.tolerance = j.at("tolerance").get<double>();
+    r.flush_cache = j.at("flush_cache").get<bool>();
     for (const nlohmann::json& k : j.at("kernels"))
       r.kernels.push_back({k.at("library").get<std::string>(), k.at("function").get<std::string>()});
     if (r.threads < 1 || r.warmup < 0 || r.repeats < 1) user_error("the runner request has invalid options");

@@ -3,7 +3,7 @@
 // links only libtessel_runtime.so: it loads the kernels from their exported libraries, so nothing
 // of the parent (JIT code, LLVM, OpenMP or thread-pool state) is inherited.
 //
-// The parent starts `tessel-runner --protocol 1 --parent PID` with three descriptors:
+// The parent starts `tessel-runner --protocol 2 --parent PID` with three descriptors:
 //   fd 3 (kRequestFd)  the request, JSON (Request::to_json): options and the kernels to measure
 //   fd 4 (kTensorsFd)  a tensor file (runtime/tensor_file.h): the kernels' inputs in argument order,
 //                      then the expected output named "reference"; written once per task and
@@ -21,7 +21,7 @@
 
 namespace tessel::runner {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;  // 2: Request::flush_cache
 inline constexpr int kRequestFd = 3, kTensorsFd = 4, kResultFd = 5;
 inline constexpr const char* kProgramName = "tessel-runner";
 inline constexpr const char* kReferenceName = "reference";
@@ -36,6 +36,9 @@ struct Request {
   int warmup = 1;            // untimed calls after the correctness check
   int repeats = 5;           // timed samples (support/timing.h)
   double tolerance = 1e-3;   // largest |output - reference| accepted
+  // Each timed sample is one call after the inputs but the first are evicted from the caches, as
+  // in a model, where a layer's weights come from memory and its input was just written.
+  bool flush_cache = false;
   std::vector<KernelRef> kernels;
 
   std::string to_json() const;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -64,6 +65,16 @@ void check_signature(const FunctionInfo& f, const TaskData& data) {
   }
 }
 
+// Back-to-back samples, or with Request::flush_cache each call after the inputs but the first
+// left the caches.
+TimingStats time_kernel(const std::function<void()>& call, const TaskData& data, const Request& request) {
+  if (!request.flush_cache) return measure(call, request.warmup, request.repeats);
+  auto flush = [&] {
+    for (size_t i = 1; i < data.inputs.size(); ++i) evict_from_caches(data.inputs[i].data(), data.inputs[i].nbytes());
+  };
+  return measure_each_after(call, flush, request.warmup, request.repeats);
+}
+
 ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Request& request) {
   ResultRecord r;
   try {
@@ -83,7 +94,7 @@ ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Re
                                  request.tolerance));
       return r;
     }
-    TimingStats t = measure([&] { kernel.call(args.data()); }, request.warmup, request.repeats);
+    TimingStats t = time_kernel([&] { kernel.call(args.data()); }, data, request);
     r.outcome = static_cast<int32_t>(Outcome::Ok);
     r.median_us = t.median_us;
     r.min_us = t.min_us;

@@ -8,6 +8,7 @@
 #include "search/measure/sandbox_runner.h"
 #include "support/error.h"
 #include "support/registry.h"
+#include "support/timing.h"
 
 namespace tessel::search {
 
@@ -19,6 +20,9 @@ void check_options(const MeasureOptions& o) {
   if (!(o.timeout_s > 0)) user_error("measure: timeout must be > 0 s, got ", o.timeout_s);
   if (o.threads < 1) user_error("measure: threads must be >= 1, got ", o.threads);
   if (o.compile_threads < 1) user_error("measure: compile threads must be >= 1, got ", o.compile_threads);
+  if (o.flush_cache && !can_evict_from_caches())
+    user_error("measure: flushing the caches between samples needs x86's clflush, which this machine lacks; "
+               "measure without it");
 }
 
 // The back end the options name, for their target if they give one, else for the task's target
@@ -63,7 +67,7 @@ Measurer::Measurer(const Task& task, MeasureOptions options) : task_(task), opti
   args.push_back(reference_.data());
   kernel->call(args.data());
   RunOptions run{options_.warmup, options_.repeats, options_.timeout_s, options_.threads,
-                 result_tolerance(task_.workload().reduction_size())};
+                 result_tolerance(task_.workload().reduction_size()), options_.flush_cache};
   runner_ = std::make_unique<SandboxRunner>(inputs_, reference_, run);
 }
 

@@ -33,6 +33,11 @@ struct MeasureOptions {
   double timeout_s = 10;
   int threads = 2;          // kernel worker threads
   int compile_threads = 2;  // parallel builds
+  // AutoTVM's enable_cpu_cache_flush: each sample is one call after the inputs but the first (a
+  // layer's weights) are evicted from the caches, as in a model, whose other layers evict them
+  // between two calls of this one; its first input (the activation) stays where the previous
+  // call left it. Measures what a tuned model runs rather than a layer looping hot. x86 only.
+  bool flush_cache = false;
   uint64_t input_seed = 2018;
   std::string backend = "llvm_cpu";
   nlohmann::json backend_params = nullptr;  // the back end plugin's parameters (registry-checked)

@@ -17,6 +17,7 @@ struct RunOptions {
   double timeout_s = 10;    // per kernel, from the end of the previous one
   int threads = 2;          // worker threads of the kernels' parallel loops
   double tolerance = 1e-3;  // largest |output - reference| accepted
+  bool flush_cache = false; // each sample one call, the inputs but the first evicted before it
 };
 
 class Runner {

@@ -184,7 +184,7 @@ std::vector<MeasureResult> SandboxRunner::run(const std::vector<runner::KernelRe
 
 size_t SandboxRunner::run_child(const std::vector<runner::KernelRef>& kernels, size_t first,
                                 std::vector<MeasureResult>& results) const {
-  runner::Request request{options_.threads, options_.warmup, options_.repeats, options_.tolerance,
+  runner::Request request{options_.threads, options_.warmup, options_.repeats, options_.tolerance, options_.flush_cache,
                           {kernels.begin() + static_cast<std::ptrdiff_t>(first), kernels.end()}};
   Fd request_fd(memfd_with("tessel-runner-request", request.to_json()));
   int pipe_fds[2];

@@ -2,8 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "support/error.h"
 #include "support/timing.h"
 
 using namespace tessel;
@@ -44,4 +47,26 @@ TEST_CASE("measure times slow work one call per sample", "[timing]") {
   TimingStats stats = measure(sleep_2ms, 0, 3);
   CHECK(stats.min_us >= 2000);
   CHECK(stats.median_us <= stats.max_us);
+}
+
+TEST_CASE("measure_each_after times one call per sample, each right after an untimed prepare", "[timing]") {
+  std::string order;
+  TimingStats stats = measure_each_after([&] { order += 'f'; }, [&] { order += 'p'; }, 2, 3);
+  CHECK(order == "pfpfpfpfpf");  // 2 warm-up calls, then 3 samples: every call prepared
+  CHECK(stats.repeats == 3);
+  // Untimed: a slow prepare does not reach the samples.
+  auto sleep_2ms = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
+  CHECK(measure_each_after([] {}, sleep_2ms, 0, 5).median_us < 1000);
+}
+
+TEST_CASE("evicting a range from the caches keeps its data, whatever its alignment", "[timing]") {
+  if (!can_evict_from_caches()) {
+    CHECK_THROWS_AS(evict_from_caches(nullptr, 0), UserError);  // says so instead
+    return;
+  }
+  std::vector<char> bytes(10000);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7);
+  evict_from_caches(bytes.data() + 3, 5000);  // starts and ends inside a line
+  evict_from_caches(bytes.data(), 0);
+  for (size_t i = 0; i < bytes.size(); ++i) REQUIRE(bytes[i] == static_cast<char>(i * 7));
 }

@@ -166,3 +166,17 @@ TEST_CASE("a back end that is not the default names the configuration and keys i
         "random");
   CHECK(parse("name: x\nworkloads: D7\nbackend: c_source\n").configurations[0].label == "random backend=c_source");
 }
+
+TEST_CASE("cache_flush is a grid key that names its configurations and keys their runs", "[experiments][config]") {
+  ExperimentConfig one = parse("name: x\nworkloads: D7\ncache_flush: true\n");
+  CHECK(one.configurations[0].cache_flush);
+  CHECK(one.configurations[0].label == "random cache_flush=true");  // cold runs never resume hot ones
+  CHECK(one.configurations[0].to_json()["cache_flush"] == true);
+  CHECK(parse("name: x\nworkloads: D7\ncache_flush: false\n").configurations[0].label == "random");
+  ExperimentConfig both = parse("name: x\nworkloads: D7\ncache_flush: [false, true]\n");
+  REQUIRE(both.configurations.size() == 2);
+  CHECK(both.configurations[0].label == "random cache_flush=false");
+  CHECK(both.configurations[1].label == "random cache_flush=true");
+  CHECK_THROWS_WITH(parse("name: x\nworkloads: D7\ncache_flush: yes please\n"),
+                    Catch::Contains("cfg.yaml:3:14: cache_flush must be true or false"));
+}

@@ -24,7 +24,7 @@ RecordRequest request(const test::ScratchDir& dir) {
   r.set_path = dir.file("set.json");
   r.db_path = dir.file("scratch.db");
   r.measure.repeats = 2;
-  r.measure_baseline = [](const search::WorkloadSpec&, int) { return search::Baseline{"fixed", 3.5, ""}; };
+  r.measure_baseline = [](const search::WorkloadSpec&, int, bool) { return search::Baseline{"fixed", 3.5, ""}; };
   return r;
 }
 

@@ -254,3 +254,29 @@ TEST_CASE("measurement options are checked", "[search][measure]") {
   mismatch.target = Target::parse("c_source");
   CHECK_THROWS_WITH(Measurer(task, mismatch), Catch::Contains("not 'llvm_cpu'"));
 }
+
+TEST_CASE("with flush_cache the runner times every call after evicting the inputs but the first",
+          "[search][measure]") {
+  // y = x * w: w is the input the flush evicts (mapped read-only from the task's memfd).
+  Buffers b;
+  FuncArg w{Buffer("w", DataType::float32(), MemoryScope::global()), {kSize}};
+  Var i("i");
+  Stmt body = loop(i, kSize, make_store(b.y.buffer, i, load(b.x.buffer, i) * load(w.buffer, i)));
+  Module module = Registry<Backend>::instance().create("llvm_cpu")->build({LoweredFunc{"scale", {b.x, w, b.y}, body}});
+  test::ScratchDir dir;
+  module.export_library(dir.file("scale.so"));
+
+  NDArray x = NDArray::random_uniform({kSize}, DataType::float32(), 5);
+  NDArray weights = NDArray::random_uniform({kSize}, DataType::float32(), 6);
+  NDArray reference = NDArray::empty({kSize}, DataType::float32());
+  for (int64_t k = 0; k < kSize; ++k)
+    reference.set_double(k, static_cast<float>(x.get_double(k)) * static_cast<float>(weights.get_double(k)));
+  RunOptions options;
+  options.repeats = 4;
+  options.flush_cache = true;
+  std::vector<MeasureResult> results = SandboxRunner({x, weights}, reference, options).run({{dir.file("scale.so"), "scale"}});
+  REQUIRE(results.size() == 1);
+  CHECK(results[0].status == TrialStatus::Ok);
+  CHECK(results[0].timing.repeats == 4);
+  CHECK(results[0].timing.median_us > 0);
+}

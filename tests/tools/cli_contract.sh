@@ -172,6 +172,18 @@ obj = json.loads(sys.stdin.read())
 assert obj["trials"] == 2 and obj["target"].startswith("llvm_cpu") and obj["baseline_isa"], obj
 '; then pass; else fail "tune --workload C6 and conv2d:1,128,28,28,128,3,1,1 are not one run"; fi
 rm -rf "$(dirname "$resume_db")"
+
+# tune --cache-flush times candidates and baseline cold, says so, and never resumes a run timed hot.
+flush_db=$(mktemp -d)/runs.db
+flush_args=(--workload conv2d:1,64,7,7,64,1,1,0 --batch 2 --repeats 2 --select 0 --trials 2 --db "$flush_db")
+if "$tessel" tune "${flush_args[@]}" > /dev/null 2>&1 &&
+   out=$("$tessel" tune "${flush_args[@]}" --cache-flush --json 2>/dev/null) &&
+   [ "$("$tessel" records export --db "$flush_db" | wc -l)" = 4 ] && tail -n 1 <<< "$out" | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["cache_flush"] is True and obj["trials"] == 2 and obj["baseline_us"] > 0, obj
+'; then pass; else fail "tune --cache-flush resumed a hot run or does not report itself"; fi
+rm -rf "$(dirname "$flush_db")"
 grep -q avx512f /proc/cpuinfo ||
   expect_bad_args "tune for a target this machine cannot run" tune --workload gemm:64 --target "llvm_cpu -isa=avx512"
 # tune for a lower ISA measures its vendor baseline held to that ISA (oneDNN at sse41).
