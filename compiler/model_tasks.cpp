@@ -3,28 +3,59 @@
 
 #include <iostream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/anchor_workload.h"
+#include "ops/graph/fused_kernel.h"
+#include "search/spaces/schedule_template.h"
 #include "support/registry.h"
 
 namespace tessel {
 
+namespace {
+
+// Appends the task of `group`'s workload `w`; returns why not when the template has no space for
+// it, or its space cannot schedule the group's kernel at any configuration, so that no record
+// tuned in it would ever apply (ScheduleTemplate::anchor_mismatch: a dense_packed anchor, whose
+// weights were packed at compile time in a panel width the GEMM template does not offer).
+std::string task_for(const search::WorkloadSpec& w, const graph::Graph& g, const graph::FusedGroup& group,
+                     const Target& target, const search::ScheduleSpace& space,
+                     std::vector<search::WeightedTask>& tasks) {
+  try {
+    std::shared_ptr<const search::SpaceTemplate> made = space.make_template(w, target);
+    if (const auto* tmpl = dynamic_cast<const search::ScheduleTemplate*>(made.get())) {
+      ops::GroupKernel kernel = ops::group_kernel(g, group.nodes, group.outputs.at(0));
+      std::string why = tmpl->anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+      if (!why.empty()) return "its template cannot schedule its group: " + why;
+    }
+    tasks.push_back({search::Task(w, target, "template", made), 0});
+    return "";
+  } catch (const UserError& e) {  // no template for this shape and target
+    return e.what();
+  }
+}
+
+}  // namespace
+
 std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target) {
   std::vector<search::WeightedTask> tasks;
   std::unordered_map<std::string, size_t> by_key;
+  std::unordered_set<std::string> untunable;
   auto space = Registry<search::ScheduleSpace>::instance().create("template");
   for (const graph::FusedGroup& group : fused_groups(opt)) {
     if (!group.tile_values.empty()) continue;  // a fused block: its own schedule, no template space (yet)
     std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, group.anchor);
-    if (!w) continue;
+    if (!w || untunable.count(w->key())) continue;
     auto [it, added] = by_key.emplace(w->key(), tasks.size());
-    if (added) try {
-        tasks.push_back({search::Task(*w, target, "template", space->make_template(*w, target)), 0});
-      } catch (const UserError& e) {  // no template for this shape and target: not a task
+    if (added) {
+      std::string why = task_for(*w, opt.graph, group, target, *space, tasks);
+      if (!why.empty()) {  // not a task: its records could not apply
         by_key.erase(it);
-        std::cerr << "note: " << w->name << " is not tuned: " << e.what() << "\n";
+        untunable.insert(w->key());
+        std::cerr << "note: " << w->name << " is not tuned: " << why << "\n";
         continue;
       }
+    }
     tasks[it->second].weight += 1;
   }
   return tasks;

@@ -16,7 +16,9 @@ namespace tessel {
 
 // The tasks of `opt`'s fused groups (one per operator when "fuse" did not run) in the template
 // space for `target`, in the order their first group comes in the graph. A workload whose template
-// cannot be made for the target is left out with a note on stderr.
+// cannot be made for the target, or cannot schedule its group at any configuration (so that no
+// record of it would apply: a dense_packed group packed in a panel width the GEMM template lacks),
+// is left out with a note on stderr.
 std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target);
 
 }  // namespace tessel

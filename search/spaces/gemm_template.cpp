@@ -69,12 +69,22 @@ class GemmTemplate : public ScheduleTemplate {
 
   // The packing stage reads B or Wᵀ; the output and the inputs' shapes are compared with this
   // GEMM's packed at the anchor's panel width (a configuration's to choose; schedule_output checks
-  // that it is the configuration's).
+  // that it is the configuration's). Panels packed before the kernel runs (dense_packed: constant
+  // weights packed at compile time) fix the width, which must then be one of the panel knob's.
   std::string anchor_mismatch(const Tensor& anchor) const override {
     int64_t panel = 0;
+    bool prepacked = false;
     if (anchor.defined())
       for (const Tensor& t : input_tensors(anchor))
-        if (t->tag == "pack" && t.ndim() == 3) panel = t.shape()[2];
+        if (t->tag == "pack" && t.ndim() == 3) {
+          panel = t.shape()[2];
+          std::vector<Tensor> reads = input_tensors(t);
+          prepacked = reads.size() == 1 && reads[0]->is_placeholder();
+        }
+    const std::vector<nlohmann::json>& widths = space_.knob("panel").choices;
+    if (prepacked && std::find(widths.begin(), widths.end(), nlohmann::json(panel)) == widths.end())
+      return "its weights come packed in panels of " + std::to_string(panel) + ", a width the panel knob (" +
+             nlohmann::json(widths).dump() + ") does not offer";
     Tensor expected = panel > 0 ? ops::gemm(default_.inputs[0], default_.inputs[1], panel) : default_.output;
     return stage_mismatch(anchor, expected, {"gemm", "dense"});
   }

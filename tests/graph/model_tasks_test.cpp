@@ -5,6 +5,8 @@
 // to the operator's default schedule, which an untuned compile runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "compiler/model_tasks.h"
 #include "frontends/onnx/onnx_importer.h"
 #include "ir/equality.h"
@@ -31,4 +33,23 @@ TEST_CASE("every tuning task of ResNet-18 and MobileNet-V2 has its default in it
       }
     }
   }
+}
+
+TEST_CASE("a model's tasks leave out dense groups packed in a panel width their template lacks",
+          "[graph][tuned][models]") {
+  // A classifier of 1000 outputs is packed at compile time in panels of four vectors, which do
+  // not divide 1000, so the GEMM template (panel widths dividing N) could never apply a record to
+  // it; DQN's 512 outputs divide, so its dense layers stay tasks.
+  Target target = Target::parse("llvm_cpu -isa=avx512");
+  auto workloads = [&](const char* model) {
+    graph::Graph g = frontend::import_onnx(std::string(TESSEL_BINARY_DIR) + "/models/" + model + ".onnx");
+    std::vector<std::string> names;
+    for (const search::WeightedTask& t : model_tasks(graph::optimize_graph(g, graph::default_pipeline(), target), target))
+      names.push_back(t.task.workload().name);
+    return names;
+  };
+  std::vector<std::string> mobilenet = workloads("mobilenet_v2"), dqn = workloads("dqn");
+  CHECK(std::none_of(mobilenet.begin(), mobilenet.end(), [](const std::string& w) { return w.rfind("gemm:", 0) == 0; }));
+  CHECK(std::count(dqn.begin(), dqn.end(), "gemm:1,512,3136") == 1);
+  CHECK(std::count(dqn.begin(), dqn.end(), "gemm:1,18,512") == 1);
 }
