@@ -164,15 +164,10 @@ void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterV
   acc.vectorize(lanes);
 }
 
-namespace {
-
-// Whether the "pack" stage only reads panels packed before the kernel runs (dense_packed).
 bool prepacked(const Tensor& pack) {
   std::vector<Tensor> reads = input_tensors(pack);
   return reads.size() == 1 && reads[0]->is_placeholder() && reads[0].shape() == pack.shape();
 }
-
-}  // namespace
 
 Schedule schedule_gemm(const Tensor& output, const GemmConfig& config) {
   Tensor packed = find_by_tag(output, "pack");

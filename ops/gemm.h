@@ -68,6 +68,10 @@ GemmConfig gemm_fallback_config(const Tensor& output, const Target& target);
 void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
                                    int64_t k_unroll, bool unroll_k, int row_axis);
 
+// Whether a GEMM's "pack" stage only reads panels packed before the kernel runs (dense_packed's
+// constant weights), so that no schedule can choose their width.
+bool prepacked(const Tensor& pack);
+
 // The GEMM schedule of a gemm or dense output. Throws UserError if config.panel is not the
 // output's panel width or a factor is not positive.
 Schedule schedule_gemm(const Tensor& output, const GemmConfig& config);

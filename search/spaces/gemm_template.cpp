@@ -78,8 +78,7 @@ class GemmTemplate : public ScheduleTemplate {
       for (const Tensor& t : input_tensors(anchor))
         if (t->tag == "pack" && t.ndim() == 3) {
           panel = t.shape()[2];
-          std::vector<Tensor> reads = input_tensors(t);
-          prepacked = reads.size() == 1 && reads[0]->is_placeholder();
+          prepacked = ops::prepacked(t);
         }
     const std::vector<nlohmann::json>& widths = space_.knob("panel").choices;
     if (prepacked && std::find(widths.begin(), widths.end(), nlohmann::json(panel)) == widths.end())

@@ -41,15 +41,19 @@ TEST_CASE("a model's tasks leave out dense groups packed in a panel width their 
   // not divide 1000, so the GEMM template (panel widths dividing N) could never apply a record to
   // it; DQN's 512 outputs divide, so its dense layers stay tasks.
   Target target = Target::parse("llvm_cpu -isa=avx512");
-  auto workloads = [&](const char* model) {
+  auto workloads = [&](const char* model, const std::string& passes) {
     graph::Graph g = frontend::import_onnx(std::string(TESSEL_BINARY_DIR) + "/models/" + model + ".onnx");
     std::vector<std::string> names;
-    for (const search::WeightedTask& t : model_tasks(graph::optimize_graph(g, graph::default_pipeline(), target), target))
+    for (const search::WeightedTask& t : model_tasks(graph::optimize_graph(g, graph::parse_pipeline(passes), target), target))
       names.push_back(t.task.workload().name);
     return names;
   };
-  std::vector<std::string> mobilenet = workloads("mobilenet_v2"), dqn = workloads("dqn");
+  std::vector<std::string> mobilenet = workloads("mobilenet_v2", ""), dqn = workloads("dqn", "");
   CHECK(std::none_of(mobilenet.begin(), mobilenet.end(), [](const std::string& w) { return w.rfind("gemm:", 0) == 0; }));
+  // Without the layout pass the classifier packs its weights in its own kernel, at the width a
+  // configuration chooses: a task.
+  std::vector<std::string> unpacked = workloads("mobilenet_v2", "-layout");
+  CHECK(std::count(unpacked.begin(), unpacked.end(), "gemm:1,1000,1280") == 1);
   CHECK(std::count(dqn.begin(), dqn.end(), "gemm:1,512,3136") == 1);
   CHECK(std::count(dqn.begin(), dqn.end(), "gemm:1,18,512") == 1);
 }
