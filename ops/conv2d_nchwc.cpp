@@ -77,6 +77,20 @@ constexpr int64_t kThreadRowsKernelPerInput = 2;
 constexpr int64_t kNarrowPointwiseAccumulatorCap = 28;
 constexpr int64_t kNarrowPointwiseMaxWidth = 28;
 
+// A 16-register 1x1 convolution runs in reduction chunks (WindowConfig::reduce_chunk) when its
+// register tile's kernel slice outgrows 1/kChunkedSliceL1Share of L1, each chunk's slice filling at
+// most 1/kChunkL1Share, and its accumulator (an output block of one image) fits half of L1, as the
+// measured layers' do (7x7 and 14x14 under AVX2's blocks: 3 and 12.5 KB; larger ones were not).
+// Measured on the Cascade Lake Xeon under the AVX2 ceiling, 1 thread, bench conv2d against oneDNN,
+// MobileNet-V2's layers (chunks of 64-192 input channels within noise of each other): 576→96 at
+// 14x14 0.65-0.77 → 0.82-0.95, 384→96 0.78-0.80 → 0.82-0.90, 960→320 at 7x7 0.77-0.83 →
+// 0.85-0.89; the whole model, its two modules alternating 30 times, 0.989 of the time on 1 thread
+// and 0.976 on 2 (in a model the kernels come from L3, which chunks do not change). An earlier
+// stop measured the unchunked tiles at 0.90 of oneDNN with K = 256 (a 16 KB slice), falling from
+// there.
+constexpr int64_t kChunkedSliceL1Share = 2;
+constexpr int64_t kChunkL1Share = 4;
+
 // Output blocks per register tile where a block fills part of a vector (AVX-512 with 24 output
 // channels: 2 blocks of 12 floats): one block per tile issues a broadcast per FMA of 12 useful
 // lanes; two share it. Measured on the Cascade Lake Xeon (AVX-512), 1 thread, bench conv2d against
@@ -199,6 +213,16 @@ PadPlacement default_pad(const Tensor& output, const CpuDescription& cpu) {
   return cpu.threads > 1 ? PadPlacement::PerThread : PadPlacement::Root;
 }
 
+int64_t conv2d_reduce_chunk(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu) {
+  const auto& k = conv_operands(output).kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
+  if (unrolled_window_fits(cpu) || k[2] != 1 || k[3] != 1) return 0;
+  int64_t block_bytes = k[4] * k[5] * channel_blocks * output.dtype().bytes();
+  const auto& out = output.shape();
+  int64_t accumulator_bytes = out[2] * out[3] * out[4] * channel_blocks * output.dtype().bytes();
+  if (k[1] * block_bytes <= cpu.l1d_bytes / kChunkedSliceL1Share || accumulator_bytes > cpu.l1d_bytes / 2) return 0;
+  return largest_divisor_at_most(k[1], std::max<int64_t>(1, cpu.l1d_bytes / kChunkL1Share / block_bytes));
+}
+
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) {
   const CpuDescription& cpu = target.cpu();
   int64_t channel_blocks = conv2d_tile_channel_blocks(output, cpu);
@@ -211,6 +235,7 @@ WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target) 
   // input element per column, and no input element is shared between steps (as oneDNN's AVX2 kernel)
   config.reduce_order = {0, 2, 3, 1};
   config.unrolled = {};
+  config.reduce_chunk = conv2d_reduce_chunk(output, channel_blocks, cpu);
   return config;
 }
 
@@ -225,11 +250,13 @@ namespace {
 
 std::unique_ptr<OpSchedule> make_conv2d_nchwc_schedule(const PluginParams& p) {
   int64_t reg_n = p.get_int("reg_n"), channel_blocks = p.get_int("channel_blocks");
+  int64_t reduce_chunk = p.get_int("reduce_chunk");
   bool per_row = p.get_bool("pad_per_row");
-  return std::make_unique<FunctionSchedule>([reg_n, channel_blocks, per_row](const Tensor& out, const Target& target) {
+  return std::make_unique<FunctionSchedule>([=](const Tensor& out, const Target& target) {
     WindowConfig config = conv2d_fallback_config(out, target);
     if (reg_n > 0) config.columns = reg_n;
     if (channel_blocks > 0) config.channel_blocks = channel_blocks;
+    if (reduce_chunk >= 0) config.reduce_chunk = reduce_chunk;
     if (per_row) config.pad = PadPlacement::PerRow;
     return schedule_conv2d_nchwc(out, config);
   });
@@ -240,6 +267,9 @@ const std::vector<ParamSpec> kConv2dNchwcParams = {
      Allowed::at_least(0)},
     {"channel_blocks", ParamType::Int, 0,
      "output channel blocks per register tile, dividing the blocks (0: from the target)", Allowed::at_least(0)},
+    {"reduce_chunk", ParamType::Int, -1,
+     "input-channel blocks per reduction chunk, the accumulator spanning a channel block's output (0: none; -1: "
+     "from the target)", Allowed::at_least(-1)},
     {"pad_per_row", ParamType::Bool, false, "pad the input rows of each output row just before it (else all first)"}};
 
 }  // namespace

@@ -34,7 +34,8 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // or, with 16 registers, balanced partial tiles (register_tile_size); the reduction over
 // input-channel blocks, kernel rows, then the input block and the unrolled kernel width where 32
 // registers hold them (unrolled_window_fits), else the kernel width and the input block in loops
-// and the parallel order of rows_outer_pays; padding per thread (at the root with one thread),
+// and the parallel order of rows_outer_pays, in reduction chunks where conv2d_reduce_chunk gives
+// them; padding per thread (at the root with one thread),
 // inline below 128 multiply-adds per input element (where copying the input costs about as much
 // as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
@@ -60,6 +61,15 @@ int64_t conv2d_tile_channel_blocks(const Tensor& output, const CpuDescription& c
 // leaves no room; rows outside, it runs 5-10% slower). AVX-512 on one thread: channels outside, as
 // measured and pinned.
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu);
+
+// Reduction chunks (WindowConfig::reduce_chunk) for a 1x1 conv2d_nchwc `output` whose register
+// tiles span `channel_blocks` output blocks, on 16-register CPUs, where a tile's kernel slice
+// outgrows half of L1 (K > 256 with AVX2's 16-float blocks and a 32 KB L1) and the accumulator, an
+// output block of one image, fits the other half: the most input-channel blocks, dividing them,
+// whose slice fills at most a quarter of L1. 0 elsewhere: other convolutions, smaller slices,
+// larger outputs, and 32 registers, whose tiles span enough output points per kernel vector to
+// read the kernel from L2 at the FMAs' pace.
+int64_t conv2d_reduce_chunk(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu);
 
 // The conv2d NCHWc schedule (ops/window_schedule.h's, on a cache_write accumulator).
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config);

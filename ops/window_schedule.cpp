@@ -103,6 +103,37 @@ void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool bloc
   }
 }
 
+// The output's loops with reduction chunks (WindowConfig::reduce_chunk): the channel blocks (of
+// channel_blocks blocks each) in parallel, and inside them the register tiles the accumulator,
+// computed at the channel blocks, has run every chunk over.
+OutputTiles schedule_output_chunked(Stage c, const WindowConfig& config) {
+  auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
+  auto [row_tiles, rows] = c.split(c.axis(2), config.rows);
+  auto [channels, channels_inner] = c.split(c.axis(1), config.channel_blocks);
+  c.reorder({channels, row_tiles, column_tiles, channels_inner, rows, columns});
+  for (const IterVar& v : {channels_inner, rows, columns}) c.unroll(v);
+  c.vectorize(c.axis(4));
+  c.parallel(channels);
+  return {channels, column_tiles, row_tiles};
+}
+
+// The accumulator over one parallel iteration's channel blocks, its reduction chunks outermost,
+// then the register tiles, the rest of the reduction, and the tile innermost.
+void schedule_accumulator_chunked(Stage cc, const Stage& c, const IterVar& at, const WindowConfig& config) {
+  cc.compute_at(c, at);
+  auto [chunks, chunk] = cc.split(cc.reduce_axis(0), config.reduce_chunk);
+  auto [row_tiles, rows] = cc.split(cc.axis(2), config.rows);
+  auto [column_tiles, columns] = cc.split(cc.axis(3), config.columns);
+  IterVar channels_inner = cc.split(cc.axis(1), config.channel_blocks).second;
+  std::vector<IterVar> order = {chunks, row_tiles, column_tiles};
+  for (int r : config.reduce_order) order.push_back(r == 0 ? chunk : cc.reduce_axis(r));
+  for (const IterVar& v : {channels_inner, rows, columns, cc.axis(4)}) order.push_back(v);
+  cc.reorder(order);
+  for (int r : config.unrolled) cc.unroll(r == 0 ? chunk : cc.reduce_axis(r));
+  for (const IterVar& v : {channels_inner, rows, columns}) cc.unroll(v);
+  cc.vectorize(cc.axis(4));
+}
+
 void check_window_config(const Tensor& out, const WindowConfig& config) {
   TESSEL_CHECK(out.ndim() == 4 || out.ndim() == 5, "window output '", out.name(), "' must be 4-D or 5-D");
   if (config.rows < 1 || config.columns < 1)
@@ -112,6 +143,9 @@ void check_window_config(const Tensor& out, const WindowConfig& config) {
   if (config.channel_blocks < 1 || blocks % config.channel_blocks != 0)
     user_error("window schedule of '", out.name(), "': ", config.channel_blocks, " channel blocks per register tile",
                " must divide the output's ", blocks, " channel blocks (1 for an unblocked layout); use a divisor");
+  if (config.reduce_chunk < 0 || (config.reduce_chunk > 0 && out.ndim() != 5))
+    user_error("window schedule of '", out.name(), "': reduction chunks of ", config.reduce_chunk,
+               " blocks need a blocked (NCHWc) output and a positive size; use 0 for none");
   if (config.threads < 1)
     user_error("window schedule of '", out.name(), "': ", config.threads, " threads to pad for; use at least 1");
 }
@@ -129,6 +163,12 @@ OutputTiles schedule_window_with(Schedule& s, const Tensor& out, const Tensor& a
   if (per_tile && outer.kind != OuterLoops::Threads) {  // no thread loop of its own to pad at
     where = PadPlacement::Inline;
     per_tile = false;
+  }
+  if (config.reduce_chunk > 0 && outer.kind == OuterLoops::Threads) {
+    OutputTiles tiles = schedule_output_chunked(c, config);
+    schedule_pad(s, acc, where == PadPlacement::Inline ? PadPlacement::Inline : PadPlacement::Root);
+    schedule_accumulator_chunked(s[acc], c, tiles.parallel, config);
+    return tiles;
   }
   if (pad.defined() && where == PadPlacement::PerThread) outer.kind = OuterLoops::ThreadShares;
   OutputTiles tiles = schedule_output(c, blocked, config, outer);

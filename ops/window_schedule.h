@@ -40,13 +40,22 @@ struct WindowConfig {
   int64_t channel_blocks = 1;
   // The threads PerThread pads for: the parallel loop is split into this many equal shares.
   int64_t threads = 1;
+  // Blocks of the first reduction axis (conv2d's input-channel blocks) per reduction chunk; 0: no
+  // chunks. Without chunks each register tile runs the whole reduction, re-reading the output
+  // block's whole kernel slice, which comes from L2 once it outgrows L1 beside the input. With
+  // them, the accumulator spans the channel block's whole output (in memory, in L1) and each chunk
+  // runs over every register tile before the next, so a chunk's kernel slice is read from L2 once
+  // and then from L1. Blocked layouts only. The parallel loop is then the channel blocks alone
+  // (rows_outer and a pad per row or thread do not apply: the pad runs at the root). Ignored for a
+  // stage computed in another's loop (a fused block's producers and output).
+  int64_t reduce_chunk = 0;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write
 // of out, or the sum stage of an average) and is attached at out's column tiles. A "pad" stage
 // read by acc is placed as config.pad says. Columns (4-D) or the channel block (5-D) are
 // vectorized. Throws UserError if a factor is not positive, channel_blocks does not divide the
-// blocks, or an axis index is out of range.
+// blocks, an axis index is out of range, or reduce_chunk is negative or set for an unblocked layout.
 void schedule_window(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config);
 
 // The loops of an output tiled for a fused block: the tiles of rows the threads share, and in each

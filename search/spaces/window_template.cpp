@@ -27,6 +27,9 @@ struct WindowOperator {
   // Output channel blocks a tile may span (1: no knob), from the target as the widest column tile
   // is, not from the fallback's choice, so the space does not change with the default.
   int64_t channel_blocks;
+  // Reduction chunks a 1x1 convolution may run in (0: no knob), from the target as channel_blocks;
+  // offered where the default chunks, so the tuner may also run the whole reduction per tile.
+  int64_t reduce_chunk;
   Schedule (*schedule)(const Tensor& output, const ops::WindowConfig& config);
   ops::WindowConfig fallback;                   // the target's default configuration
 };
@@ -59,6 +62,7 @@ class WindowTemplate : public ScheduleTemplate {
     if (op_.parallel_order_knob) space_.add(categorical_knob("parallel", {"channels", "rows"}));
     // Last, one block (the schedule before the knob) first: older records keep their points.
     if (op_.channel_blocks > 1) space_.add(categorical_knob("channel_blocks", {1, op_.channel_blocks}));
+    if (op_.reduce_chunk > 0) space_.add(categorical_knob("reduce_chunk", {0, op_.reduce_chunk}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -73,6 +77,7 @@ class WindowTemplate : public ScheduleTemplate {
                             {"unroll_kh", unrolls(f, op_.kernel_h_axis) ? "unroll" : "none"}};
     if (op_.parallel_order_knob) knobs["parallel"] = f.rows_outer ? "rows" : "channels";
     if (op_.channel_blocks > 1) knobs["channel_blocks"] = f.channel_blocks;
+    if (op_.reduce_chunk > 0) knobs["reduce_chunk"] = f.reduce_chunk;
     return space_.from_json(knobs);
   }
 
@@ -105,6 +110,7 @@ class WindowTemplate : public ScheduleTemplate {
     if (config.annotation("unroll_kh") == ForKind::Unrolled) window.unrolled.push_back(op_.kernel_h_axis);
     if (op_.parallel_order_knob) window.rows_outer = config.get_string("parallel") == "rows";
     if (op_.channel_blocks > 1) window.channel_blocks = config.get_int("channel_blocks");
+    if (op_.reduce_chunk > 0) window.reduce_chunk = config.get_int("reduce_chunk");
     return window;
   }
 
@@ -125,9 +131,11 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   // The 32-register spaces stay those the recorded sets (datasets/recorded) were measured over.
   bool parallel_order_knob = !ops::unrolled_window_fits(target.cpu());
   int64_t channel_blocks = ops::conv2d_tile_channel_blocks(op.output, target.cpu());
-  return std::make_shared<WindowTemplate>(
-      WindowOperator{op, orders, 2, 3, parallel_order_knob, channel_blocks, ops::schedule_conv2d_nchwc, fallback},
-      target);
+  // Chunks last, none (the schedule before the knob) first: older records keep their points.
+  int64_t reduce_chunk = ops::conv2d_reduce_chunk(op.output, channel_blocks, target.cpu());
+  return std::make_shared<WindowTemplate>(WindowOperator{op, orders, 2, 3, parallel_order_knob, channel_blocks,
+                                                         reduce_chunk, ops::schedule_conv2d_nchwc, fallback},
+                                          target);
 }
 
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
@@ -135,7 +143,7 @@ std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseS
   ops::WindowConfig fallback = ops::depthwise_fallback_config(op.output, target);
   // reduction axes: ry 0, rx 1
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, ops::schedule_depthwise_conv2d, fallback}, target);
+      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, 0, ops::schedule_depthwise_conv2d, fallback}, target);
 }
 
 }  // namespace tessel::search

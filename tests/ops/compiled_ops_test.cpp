@@ -161,6 +161,30 @@ TEST_CASE("conv2d register tiles spanning output channel blocks match the interp
                     Catch::Contains("must divide the output's 4 channel blocks"));
 }
 
+TEST_CASE("conv2d in reduction chunks matches the interpreter", "[ops][compiled]") {
+  // 1x1 layers: chunks dividing the input blocks and not (a partial last chunk), a batch of two,
+  // tiles spanning three output blocks and several rows; a padded 3x3 layer (its pad at the root).
+  struct ChunkCase {
+    Conv conv;
+    nlohmann::json params;
+  };
+  const ChunkCase cases[] = {{{{1, 64, 5, 7}, {32, 64, 1, 1}, {}}, {{"reduce_chunk", 2}}},
+                             {{{2, 40, 3, 6}, {16, 40, 1, 1}, {}}, {{"reduce_chunk", 3}}},
+                             {{{1, 32, 4, 5}, {24, 32, 1, 1}, {}}, {{"reduce_chunk", 1}, {"channel_blocks", 3}}},
+                             {{{1, 16, 6, 6}, {16, 16, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, 1}}, {{"reduce_chunk", 1}}}};
+  for (const Target& target : test::runnable_cpu_targets())
+    for (const ChunkCase& c : cases) {
+      Conv2dBlocks b = choose_conv2d_blocks(c.conv.data[1], c.conv.kernel[0], c.conv.p.groups, target);
+      int64_t ob = c.params.contains("channel_blocks") ? 8 : b.ob;
+      Tensor x = input(c.conv.data, "x"), w = input(c.conv.kernel, "w");
+      Tensor xb = input(nchw_to_nchwc(x, b.ib).shape(), "xb"), wb = input(oihw_to_oihwio(w, b.ib, ob).shape(), "wb");
+      check_compiled(conv2d_nchwc(xb, wb, c.conv.p), {xb, wb}, target, c.params);
+    }
+  Tensor xb = input({1, 2, 5, 5, 8}, "xb"), wb = input({4, 2, 1, 1, 8, 8}, "wb");
+  CHECK_THROWS_WITH(default_schedule(conv2d_nchwc(xb, wb, {}), Target::host(), {{"reduce_chunk", -2}}),
+                    Catch::Contains("reduce_chunk"));
+}
+
 TEST_CASE("compiled depthwise conv2d matches the interpreter", "[ops][compiled]") {
   for (const Target& target : test::runnable_cpu_targets())
     for (const Conv& c : kConvs) {

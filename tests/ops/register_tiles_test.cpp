@@ -175,3 +175,26 @@ TEST_CASE("on 32 registers, a 1x1 convolution whose row fits one tile stacks row
     check_window_fits(avx512.cpu(), op.output, config);
   }
 }
+
+TEST_CASE("16-register 1x1 convolutions whose kernel slice outgrows half of L1 run in reduction chunks of a quarter",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2 -threads=1 -l1=32K");
+  auto chunk = [&](const Conv2dShape& shape) {
+    OpInstance op = conv2d_instance(shape, avx2);
+    return conv2d_fallback_config(op.output, avx2).reduce_chunk;
+  };
+  // 16-float output blocks of 8-channel input blocks: 512 bytes of kernel per input block, so
+  // chunks of at most 16 blocks dividing the 72, 120 and 40 blocks; K = 256 is a 16 KB slice, half
+  // of a 32 KB L1, and runs whole, as does every 3x3 layer. The outputs' blocks fit half of L1.
+  CHECK(chunk({1, 576, 14, 14, 96, 1, 1, 1, 0}) == 12);
+  CHECK(chunk({1, 960, 7, 7, 320, 1, 1, 1, 0}) == 15);
+  CHECK(chunk({1, 320, 7, 7, 1280, 1, 1, 1, 0}) == 10);
+  CHECK(chunk({1, 256, 14, 14, 64, 1, 1, 1, 0}) == 0);
+  CHECK(chunk({1, 576, 14, 14, 96, 3, 3, 1, 1}) == 0);
+  // A 28x28 output block (49 KB) would not fit L1 beside the kernel chunk.
+  CHECK(chunk({1, 576, 28, 28, 96, 1, 1, 1, 0}) == 0);
+  // The 32-register schedules stay as measured and pinned.
+  Target avx512 = Target::parse("llvm_cpu -isa=avx512 -threads=1");
+  OpInstance wide = conv2d_instance({1, 960, 7, 7, 320, 1, 1, 1, 0}, avx512);
+  CHECK(conv2d_fallback_config(wide.output, avx512).reduce_chunk == 0);
+}

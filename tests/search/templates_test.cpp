@@ -108,6 +108,22 @@ TEST_CASE("template spaces derive their choices from the target", "[search][temp
   CHECK(default_config(c24_avx512).get_int("channel_blocks") == 2);
   CHECK(knobs_of(Task::create("conv2d:1,96,56,56,32,1,1,0", "template", nullptr, avx512)).knobs().back().name !=
         "channel_blocks");
+  // Reduction chunks, last and none first likewise, for the 1x1 layers of 16-register CPUs: 576
+  // input channels in blocks of 8 under 16-float outputs, chunks of 12 blocks (6 KB of kernel);
+  // offered where the default chunks: where the whole kernel slice (36 KB) outgrows half of L1, and
+  // not at K = 256.
+  Target avx2_l1 = Target::parse("llvm_cpu -isa=avx2 -l1=32K");
+  Task c576 = Task::create("conv2d:1,576,14,14,96,1,1,0", "template", nullptr, avx2_l1);
+  CHECK(knobs_of(c576).knobs().back().name == "reduce_chunk");
+  CHECK(knobs_of(c576).knobs().back().choices == std::vector<nlohmann::json>{0, 12});
+  CHECK(default_config(c576).get_int("reduce_chunk") == 12);
+  CHECK(knobs_of(c576).get(0).get_int("reduce_chunk") == 0);
+  Task c256 = Task::create("conv2d:1,256,14,14,96,1,1,0", "template", nullptr, avx2_l1);
+  CHECK(knobs_of(c256).knobs().back().name != "reduce_chunk");
+  CHECK(knobs_of(Task::create("conv2d:1,576,14,14,96,1,1,0", "template", nullptr, avx512)).knobs().back().name !=
+        "reduce_chunk");
+  CHECK(knobs_of(Task::create("conv2d:1,576,14,14,96,3,1,1", "template", nullptr, avx2_l1)).knobs().back().name !=
+        "reduce_chunk");
 }
 
 TEST_CASE("conv2d template configurations compute the convolution", "[search][templates]") {
@@ -119,6 +135,11 @@ TEST_CASE("conv2d template configurations compute the convolution", "[search][te
   check_configs(strided, covering_configs(knobs_of(strided), default_config(strided), 4));
   Task blocks24 = Task::create("conv2d:1,16,7,7,24,3,1,1", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
   check_configs(blocks24, covering_configs(knobs_of(blocks24), default_config(blocks24), 4));
+  // A 1x1 layer in reduction chunks (12 of its 72 input blocks) with every other knob varied.
+  Task chunked =
+      Task::create("conv2d:1,576,5,7,32,1,1,0", "template", nullptr, Target::parse("llvm_cpu -isa=avx2 -l1=32K"));
+  REQUIRE(default_config(chunked).get_int("reduce_chunk") == 12);
+  check_configs(chunked, covering_configs(knobs_of(chunked), default_config(chunked), 4));
 }
 
 TEST_CASE("every configuration of a tiny depthwise layer computes the convolution", "[search][templates]") {
