@@ -66,7 +66,8 @@ bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu);
 // tiles span `channel_blocks` output blocks, on 16-register CPUs, where a tile's kernel slice
 // outgrows half of L1 (K > 256 with AVX2's 16-float blocks and a 32 KB L1) and the accumulator, an
 // output block of one image, fits the other half: the most input-channel blocks, dividing them,
-// whose slice fills at most a quarter of L1. 0 elsewhere: other convolutions, smaller slices,
+// whose slice fills at most a quarter of L1 (or, where that divisor is under half of the most, the
+// most, the last chunk partial). 0 elsewhere: other convolutions, smaller slices,
 // larger outputs, and 32 registers, whose tiles span enough output points per kernel vector to
 // read the kernel from L2 at the FMAs' pace.
 int64_t conv2d_reduce_chunk(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu);

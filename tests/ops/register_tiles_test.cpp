@@ -189,6 +189,8 @@ TEST_CASE("16-register 1x1 convolutions whose kernel slice outgrows half of L1 r
   CHECK(chunk({1, 576, 14, 14, 96, 1, 1, 1, 0}) == 12);
   CHECK(chunk({1, 960, 7, 7, 320, 1, 1, 1, 0}) == 15);
   CHECK(chunk({1, 320, 7, 7, 1280, 1, 1, 1, 0}) == 10);
+  // 37 blocks divide into chunks of 1 only: chunks of 16 instead, the last of 5.
+  CHECK(chunk({1, 296, 14, 14, 64, 1, 1, 1, 0}) == 16);
   CHECK(chunk({1, 256, 14, 14, 64, 1, 1, 1, 0}) == 0);
   CHECK(chunk({1, 576, 14, 14, 96, 3, 3, 1, 1}) == 0);
   // A 28x28 output block (49 KB) would not fit L1 beside the kernel chunk.
