@@ -219,7 +219,8 @@ int64_t conv2d_reduce_chunk(const Tensor& output, int64_t channel_blocks, const 
   int64_t block_bytes = k[4] * k[5] * channel_blocks * output.dtype().bytes();
   const auto& out = output.shape();
   int64_t accumulator_bytes = out[2] * out[3] * out[4] * channel_blocks * output.dtype().bytes();
-  if (k[1] * block_bytes <= cpu.l1d_bytes / kChunkedSliceL1Share || accumulator_bytes > cpu.l1d_bytes / 2) return 0;
+  int64_t half_l1 = cpu.l1d_bytes / kChunkedSliceL1Share;  // the slice's threshold, the accumulator's room
+  if (k[1] * block_bytes <= half_l1 || accumulator_bytes > half_l1) return 0;
   int64_t most = std::max<int64_t>(1, cpu.l1d_bytes / kChunkL1Share / block_bytes);
   int64_t divisor = largest_divisor_at_most(k[1], most);
   // A divisor far below the most (a prime number of blocks) would make every chunk short: then
