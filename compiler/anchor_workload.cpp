@@ -1,6 +1,10 @@
 // Graph anchors to operator workloads (compiler/anchor_workload.h).
 #include "compiler/anchor_workload.h"
 
+#include <algorithm>
+
+#include "datasets/workloads.h"
+#include "ops/block_workload.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -84,7 +88,57 @@ bool is_convolution(const std::string& op) {
   return conv && op.find("transpose") == std::string::npos;
 }
 
+// The value `node` reads as data from outside `group`: its input, back through the group's layout
+// transforms.
+graph::ValueId block_input(const graph::Graph& g, const graph::FusedGroup& group, const graph::Node& node) {
+  graph::ValueId v = node.inputs.at(0);
+  for (;;) {
+    graph::NodeId p = g.value(v).producer;
+    bool inside = std::find(group.nodes.begin(), group.nodes.end(), p) != group.nodes.end();
+    if (!inside || g.node(p).op != "layout_transform") return v;
+    v = g.node(p).inputs.at(0);
+  }
+}
+
+// "block:..." for a fused block whose every convolution has a workload, else "".
+std::string block_workload(const graph::Graph& g, const graph::FusedGroup& group) {
+  ops::BlockShape block;
+  for (graph::NodeId n : group.nodes) {
+    const graph::Node& node = g.node(n);
+    if (!is_convolution(node.op)) continue;
+    std::string conv = conv_workload(g, node);
+    if (conv.empty()) return "";
+    search::WorkloadSpec w = search::parse_workload(conv);
+    if (block.stages.empty()) {
+      const std::vector<int64_t>& in = g.value(block_input(g, group, node)).type.shape;
+      if (in.size() != 4 && in.size() != 5) return "";
+      block.n = in[0];
+      block.c = channels(in);
+      block.h = in[2];
+      block.w = in[3];
+      block.in_block = in.size() == 5 ? in[4] : 0;
+    }
+    if (const auto* d = w.shape_if<DepthwiseShape>()) {
+      block.stages.push_back({true, d->k, d->stride, d->pad, 0});
+    } else {
+      const Conv2dShape& c = w.shape<Conv2dShape>();
+      block.stages.push_back({false, c.kh, c.stride, c.pad, c.oc});
+    }
+  }
+  return "block:" + ops::block_shape_text(block);
+}
+
 }  // namespace
+
+std::optional<search::WorkloadSpec> group_workload(const graph::Graph& g, const graph::FusedGroup& group) {
+  if (group.tile_values.empty()) return anchor_workload(g, group.anchor);
+  try {
+    std::string name = block_workload(g, group);
+    if (!name.empty()) return search::parse_workload(name);
+  } catch (const UserError&) {  // a chain the block operator does not take
+  }
+  return std::nullopt;
+}
 
 std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph::NodeId anchor) {
   if (anchor < 0) return std::nullopt;

@@ -10,6 +10,7 @@
 //   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P (NCHW) or depthwise:N,C,H,W,K,S,P,B
 //   dense X[M,K]·W[N,K]ᵀ         -> gemm:M,N,K (also dense_packed, W in the GEMM's panels)
 //   conv2d_winograd_nchwc        -> winograd:N,C,H,W,OC,P,M (the layout pass's Winograd convolution)
+//   a fused block                -> block:N,C,H,W,B/<stage>/... (ops/block_workload.h), its chain
 // The workload specs hold square kernels, equal strides in both dimensions, symmetric equal pads
 // and no dilation; any other anchor (grouped, dilated or transposed convolutions, pools, matmul)
 // has no template and its group keeps the default schedule.
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "ir/graph/graph.h"
+#include "passes/graph/fused_group.h"
 #include "search/spaces/workload_spec.h"
 
 namespace tessel {
@@ -28,5 +30,9 @@ namespace tessel {
 // The workload of node `anchor` of `g` (named in the command-line form, e.g.
 // "conv2d:1,64,56,56,64,3,1,1"), or nullopt when the node has none (see above) or is -1.
 std::optional<search::WorkloadSpec> anchor_workload(const graph::Graph& g, graph::NodeId anchor);
+
+// The workload of `group`: its anchor's, or a fused block's (tile_values) chain of convolutions,
+// every one of which must have a workload of its own; nullopt otherwise.
+std::optional<search::WorkloadSpec> group_workload(const graph::Graph& g, const graph::FusedGroup& group);
 
 }  // namespace tessel

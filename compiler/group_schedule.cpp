@@ -5,6 +5,7 @@
 
 #include "compiler/anchor_workload.h"
 #include "ops/block_schedule.h"
+#include "search/spaces/block_template.h"
 #include "search/spaces/schedule_template.h"
 #include "support/error.h"
 #include "support/registry.h"
@@ -49,9 +50,12 @@ void apply(const search::TunedConfig& tuned, const search::Task& task, const gra
   if (tmpl) try {
       std::optional<ops::GroupKernel> rebuilt = with_configured_panel(g, group, output, tuned.config);
       const ops::GroupKernel& kernel = rebuilt ? *rebuilt : given;
-      why = tmpl->anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+      why = template_mismatch(*tmpl, kernel);
       if (why.empty()) {
-        Schedule s = tmpl->schedule_output(tmpl->space().get(tuned.candidate), kernel.output);
+        search::Config config = tmpl->space().get(tuned.candidate);
+        const auto* block = dynamic_cast<const search::BlockTemplate*>(tmpl);
+        Schedule s = block ? block->schedule_block(config, kernel.output, kernel.tile_stages)
+                           : tmpl->schedule_output(config, kernel.output);
         ops::inline_group_stages(kernel, s);
         choice.schedule = std::move(s);
         choice.kernel = std::move(rebuilt);
@@ -64,11 +68,10 @@ void apply(const search::TunedConfig& tuned, const search::Task& task, const gra
   choice.status = "default";
 }
 
-// A fused block runs its own schedule (ops/block_schedule.h): no template space covers it yet, so
-// it has no task and no record applies; its operations are its convolutions'.
-GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGroup& group,
-                                   const ops::GroupKernel& kernel, const Target& target) {
-  GroupSchedule choice;
+// A fused block's label (its convolutions and the rows each thread slides down) and operations
+// (its convolutions', also when the chain is no block workload).
+void describe_fused_block(const graph::Graph& g, const graph::FusedGroup& group, const ops::GroupKernel& kernel,
+                          const Target& target, GroupSchedule& choice) {
   std::string ops;
   for (graph::NodeId n : group.nodes) {
     std::optional<search::WorkloadSpec> w = anchor_workload(g, n);
@@ -78,7 +81,6 @@ GroupSchedule fused_block_schedule(const graph::Graph& g, const graph::FusedGrou
   }
   int64_t rows = ops::block_share_rows(kernel.output, target.cpu());
   choice.anchor_tag = "fused block: " + ops + " sliding down " + std::to_string(rows) + "-row shares";
-  return choice;
 }
 
 }  // namespace
@@ -104,10 +106,12 @@ nlohmann::json GroupSchedule::to_json() const {
 GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGroup& group, graph::ValueId output,
                                     const ops::GroupKernel& kernel, const Target& target,
                                     const search::TunedRecords* records) {
-  if (!group.tile_values.empty()) return fused_block_schedule(g, group, kernel, target);
   GroupSchedule choice;
-  choice.anchor_tag = kernel.anchor.defined() ? kernel.anchor->tag : kernel.output->tag;
-  std::optional<search::WorkloadSpec> w = anchor_workload(g, group.anchor);
+  if (!group.tile_values.empty())
+    describe_fused_block(g, group, kernel, target, choice);
+  else
+    choice.anchor_tag = kernel.anchor.defined() ? kernel.anchor->tag : kernel.output->tag;
+  std::optional<search::WorkloadSpec> w = group_workload(g, group);
   if (!w) return choice;
   choice.workload = w->name;
   choice.flops = w->flops();
@@ -143,6 +147,14 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
   choice.default_won = tuned->source == "selection" && tuned->origin == "default";
   if (!choice.default_won) apply(*tuned, task, g, group, output, kernel, choice);
   return choice;
+}
+
+std::string template_mismatch(const search::ScheduleTemplate& tmpl, const ops::GroupKernel& kernel) {
+  if (const auto* block = dynamic_cast<const search::BlockTemplate*>(&tmpl))
+    return kernel.tile_stages.empty() ? "its template schedules fused blocks"
+                                      : block->block_mismatch(kernel.output, kernel.tile_stages);
+  if (!kernel.tile_stages.empty()) return "a fused block takes a block's template";
+  return tmpl.anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
 }
 
 }  // namespace tessel

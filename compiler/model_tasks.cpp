@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "compiler/anchor_workload.h"
+#include "compiler/group_schedule.h"
 #include "ops/graph/fused_kernel.h"
 #include "search/spaces/schedule_template.h"
 #include "support/registry.h"
@@ -24,8 +25,8 @@ std::string task_for(const search::WorkloadSpec& w, const graph::Graph& g, const
   try {
     std::shared_ptr<const search::SpaceTemplate> made = space.make_template(w, target);
     if (const auto* tmpl = dynamic_cast<const search::ScheduleTemplate*>(made.get())) {
-      ops::GroupKernel kernel = ops::group_kernel(g, group.nodes, group.outputs.at(0));
-      std::string why = tmpl->anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+      ops::GroupKernel kernel = ops::group_kernel(g, group.nodes, group.outputs.at(0), group.tile_values);
+      std::string why = template_mismatch(*tmpl, kernel);
       if (!why.empty()) return "its template cannot schedule its group: " + why;
     }
     tasks.push_back({search::Task(w, target, "template", made), 0});
@@ -43,8 +44,7 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
   std::unordered_set<std::string> untunable;
   auto space = Registry<search::ScheduleSpace>::instance().create("template");
   for (const graph::FusedGroup& group : fused_groups(opt)) {
-    if (!group.tile_values.empty()) continue;  // a fused block: its own schedule, no template space (yet)
-    std::optional<search::WorkloadSpec> w = anchor_workload(opt.graph, group.anchor);
+    std::optional<search::WorkloadSpec> w = group_workload(opt.graph, group);
     if (!w || untunable.count(w->key())) continue;
     auto [it, added] = by_key.emplace(w->key(), tasks.size());
     if (added) {

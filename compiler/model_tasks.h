@@ -1,5 +1,5 @@
-// The tuning tasks of a model: one per distinct anchor workload (compiler/anchor_workload.h) among
-// its fused groups, found by workload key, weighted by how many groups run it; what `tessel
+// The tuning tasks of a model: one per distinct group workload (compiler/anchor_workload.h: the
+// anchor's, or a fused block's chain) among its fused groups, found by workload key, weighted by how many groups run it; what `tessel
 // tune-model` spends its trials on and what `tessel compile --records` then looks up.
 //
 //   graph::OptimizedGraph opt = graph::optimize_graph(frontend::import_onnx("resnet18.onnx"));

@@ -1,5 +1,6 @@
 // libFuzzer target: the workload-spec parser (search/spaces/workload_spec.h parse_workload), which every
-// command and config uses to turn "C6", "gemm:1024" or "conv2d:N,C,H,W,OC,K,S,P" into a shape.
+// command and config uses to turn "C6", "gemm:1024", "conv2d:N,C,H,W,OC,K,S,P" or a fused block's
+// "block:N,C,H,W,B/cK,S,P,OC/dK,S,P" into a shape.
 // Whatever the text, it gives a workload whose sizes are sane or a UserError; anything else (a
 // crash, signed overflow, another exception) is a bug.
 // Seeds: seeds/workload_spec.txt, one workload per line.
@@ -16,7 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     tessel::search::WorkloadSpec spec = tessel::search::parse_workload(text);
     TESSEL_CHECK(spec.name == text);
-    TESSEL_CHECK(spec.op() == "gemm" || spec.op() == "conv2d" || spec.op() == "depthwise", spec.op());
+    TESSEL_CHECK(spec.op() == "gemm" || spec.op() == "conv2d" || spec.op() == "depthwise" || spec.op() == "winograd" ||
+                     spec.op() == "block",
+                 spec.op());
     TESSEL_CHECK(std::isfinite(spec.flops()) && spec.flops() > 0, text, " has ", spec.flops(), " flops");
     TESSEL_CHECK(spec.reduction_size() >= 1, text);
     TESSEL_CHECK(!spec.describe().empty());

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/schedule.h"
+#include "ops/window_schedule.h"
 #include "target/target.h"
 
 namespace tessel::ops {
@@ -28,5 +29,19 @@ int64_t block_share_rows(const Tensor& output, const CpuDescription& cpu);
 // `target`. The stages between them (element-wise tails, layout transforms, pads) are inlined.
 // Throws UserError if a stage is not a window operator's output.
 Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& tile_stages, const Target& target);
+
+// The same with a register tile of each stage's own: `configs` holds one per tile stage, then the
+// output's (the tuning template's, search/spaces/block_template.h). Throws UserError as above, or if
+// the counts differ.
+Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& tile_stages,
+                              const std::vector<WindowConfig>& configs, const Target& target);
+
+// The configurations schedule_fused_block runs by default: each stage's operator's fallback.
+std::vector<WindowConfig> fused_block_configs(const Tensor& output, const std::vector<Tensor>& tile_stages,
+                                              const Target& target);
+
+// The convolution of each stage (conv2d_nchwc or depthwise_conv2d_nchwc, the one nearest it):
+// those of `tile_stages`, then the output's. Throws UserError as schedule_fused_block does.
+std::vector<Tensor> fused_block_windows(const Tensor& output, const std::vector<Tensor>& tile_stages);
 
 }  // namespace tessel::ops

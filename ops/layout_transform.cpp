@@ -38,6 +38,17 @@ Tensor nchwc_to_nchw(const Tensor& data, const std::string& name) {
   }, name, "layout_transform");
 }
 
+Tensor nchwc_to_nchwc(const Tensor& data, int64_t block, const std::string& name) {
+  check_rank(data, 5, "nchwc_to_nchwc", "NCHWc");
+  const auto& s = data.shape();
+  int64_t from = s[4], channels = s[1] * from;
+  check_block(channels, block, "nchwc_to_nchwc", "channel");
+  return compute({s[0], channels / block, s[2], s[3], block}, [&](Var n, Var c, Var h, Var w, Var b) {
+    Expr channel = c * Expr(block) + b;
+    return data(n, channel / Expr(from), h, w, channel % Expr(from));
+  }, name, "layout_transform");
+}
+
 Tensor oihw_to_oihwio(const Tensor& kernel, int64_t i_block, int64_t o_block, const std::string& name) {
   check_rank(kernel, 4, "oihw_to_oihwio", "OIHW");
   const auto& s = kernel.shape();

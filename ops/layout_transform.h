@@ -10,6 +10,8 @@ namespace tessel::ops {
 Tensor nchw_to_nchwc(const Tensor& data, int64_t block, const std::string& name = "data_nchwc");
 // [N, C/b, H, W, b] -> [N, C, H, W].
 Tensor nchwc_to_nchw(const Tensor& data, const std::string& name = "data_nchw");
+// [N, C/b, H, W, b] -> [N, C/block, H, W, block]; C must be a multiple of block.
+Tensor nchwc_to_nchwc(const Tensor& data, int64_t block, const std::string& name = "data_nchwc");
 // [O, I, KH, KW] -> [O/o_block, I/i_block, KH, KW, i_block, o_block].
 Tensor oihw_to_oihwio(const Tensor& kernel, int64_t i_block, int64_t o_block,
                       const std::string& name = "kernel_oihwio");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "datasets/workloads.h"
+#include "ops/block_workload.h"
 
 namespace tessel::search {
 
@@ -57,6 +58,16 @@ std::vector<double> shape_sizes(const WorkloadSpec& w) {
     return {double(s->n), double(s->c),      double(s->h),       double(s->w),
             double(s->k), double(s->stride), double(s->pad + 1), double(s->block + 1)};  // the same block first
   if (const auto* s = w.shape_if<GemmShape>()) return {double(s->m), double(s->n), double(s->k)};
+  if (const auto* s = w.shape_if<ops::BlockShape>()) {  // chains of as many stages only
+    std::vector<double> sizes = {double(s->n), double(s->c), double(s->h), double(s->w), double(s->in_block + 1)};
+    for (size_t i = 0; i < s->stages.size(); ++i) {
+      const ops::BlockStage& stage = s->stages[i];
+      double kind = stage.depthwise ? 1 : 2;  // a depthwise stage is far from a convolution
+      sizes.insert(sizes.end(), {kind, double(stage.kernel), double(stage.stride), double(stage.pad + 1),
+                                 double(s->channels_at(i + 1))});
+    }
+    return sizes;
+  }
   return {};
 }
 

@@ -295,14 +295,7 @@ std::vector<Tensor> layout_transform_compute(const std::vector<Tensor>& in, cons
                                             "layout_transform", "layout_transform")};
   if (from == 0) return {nchw_to_nchwc(x, to, "layout_transform")};
   if (to == 0) return {nchwc_to_nchw(x, "layout_transform")};
-  const auto& s = x.shape();
-  int64_t channels = s[1] * s[4];
-  if (channels % to != 0)
-    user_error("layout_transform: block ", to, " does not divide the ", channels, " channels");
-  return {compute({s[0], channels / to, s[2], s[3], to}, [&](Var n, Var c, Var h, Var w, Var b) {
-    Expr channel = c * Expr(to) + b;
-    return x(n, channel / Expr(from), h, w, channel % Expr(from));
-  }, "layout_transform", "layout_transform")};
+  return {nchwc_to_nchwc(x, to, "layout_transform")};
 }
 
 std::vector<std::string> layout_transform_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,

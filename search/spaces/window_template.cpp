@@ -38,16 +38,6 @@ bool unrolls(const ops::WindowConfig& config, int axis) {
   return std::find(config.unrolled.begin(), config.unrolled.end(), axis) != config.unrolled.end();
 }
 
-// The widest column tile the space offers: as many columns as kWindowAccumulatorCap accumulators
-// give the output block (every fallback tile obeys that cap), at least half the vector registers.
-// It follows the target, not the fallback's choice, so a better default tile leaves the space, and
-// the numbering of the records measured over it, as it was (the AVX2 depthwise default went from
-// 14 columns to 8; its space still offers 14).
-int64_t widest_column_tile(const WindowOperator& op, const CpuDescription& cpu) {
-  int64_t block = op.instance.output.shape()[4], lanes = ops::float_lanes(cpu);
-  return max_register_tile(cpu, ops::kWindowAccumulatorCap * lanes / std::max(block, lanes));
-}
-
 class WindowTemplate : public ScheduleTemplate {
  public:
   WindowTemplate(WindowOperator op, const Target& target) : op_(std::move(op)), target_(target) {
@@ -55,7 +45,8 @@ class WindowTemplate : public ScheduleTemplate {
     const CpuDescription& cpu = target.cpu();
     const ops::WindowConfig& f = op_.fallback;
     space_.add(tile_split_knob("tile_oh", shape[2], 2, kMaxTileRows, cpu, tile_choice(shape[2], f.rows)));
-    space_.add(tile_split_knob("tile_ow", shape[3], 2, widest_column_tile(op_, cpu), cpu, tile_choice(shape[3], f.columns)));
+    space_.add(tile_split_knob("tile_ow", shape[3], 2, widest_column_tile(op_.instance.output, cpu), cpu,
+                               tile_choice(shape[3], f.columns)));
     space_.add(reorder_knob("reduce_order", op_.reduce_orders));
     space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
     space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
@@ -120,6 +111,12 @@ class WindowTemplate : public ScheduleTemplate {
 };
 
 }  // namespace
+
+// The AVX2 depthwise default went from 14 columns to 8; its space still offers 14.
+int64_t widest_column_tile(const Tensor& output, const CpuDescription& cpu) {
+  int64_t block = output.shape()[4], lanes = ops::float_lanes(cpu);
+  return max_register_tile(cpu, ops::kWindowAccumulatorCap * lanes / std::max(block, lanes));
+}
 
 std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& s, const Target& target) {
   ops::OpInstance op = ops::conv2d_instance(s, target);

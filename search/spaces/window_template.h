@@ -20,6 +20,12 @@
 
 namespace tessel::search {
 
+// The widest column tile the window templates offer for `output` (a blocked window operator's):
+// as many columns as kWindowAccumulatorCap accumulators give its block, at least half the vector
+// registers. It follows the target, not the fallback's choice, so a better default tile leaves
+// the space, and the numbering of the records measured over it, as it was.
+int64_t widest_column_tile(const Tensor& output, const CpuDescription& cpu);
+
 std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& shape, const Target& target);
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& shape, const Target& target);
 

@@ -9,6 +9,7 @@
 #include "passes/graph/graph_pass.h"
 #include "passes/graph/post_dominators.h"
 #include "tests/frontends/compare_arrays.h"
+#include "tests/graph/graph_builder_util.h"
 #include "tests/graph/memory_plan_check.h"
 #include "tests/user_error_check.h"
 
@@ -269,37 +270,13 @@ TEST_CASE("fuse: a layout transform read only by a blocked convolution runs in i
   CHECK(group_ops(optimize_graph(g, {"layout", "fuse{layout_into_conv=false}"}, avx2)).front() == Ops{"layout_transform"});
 }
 
-namespace {
-
-// MobileNet-V2's inverted residual at a small size: 1x1 expansion, depthwise 3x3 (stride `stride`),
-// 1x1 projection, each with a bias and (but the projection) a clip; with stride 1, the residual add.
-Graph inverted_residual(int64_t stride) {
-  Graph g;
-  ValueId x = g.add_input("x", f32({1, 8, 12, 12}, "NCHW"));
-  Attributes relu6{{"min", 0.0}, {"max", 6.0}};
-  auto bias = [&](ValueId v, int64_t channels, uint64_t seed) {
-    return g.add_op("bias_add", {v, g.add_constant("b" + std::to_string(seed), random({channels}, seed))},
-                    {{"axis", int64_t{1}}});
-  };
-  ValueId e = g.add_op("clip", {bias(g.add_op("conv2d", {x, g.add_constant("we", random({32, 8, 1, 1}, 1))}), 32, 2)},
-                       relu6);
-  Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{32}}, {"strides", Ints{stride, stride}}};
-  ValueId dc = g.add_op("conv2d", {e, g.add_constant("wd", random({32, 1, 3, 3}, 3))}, dw);
-  ValueId d = g.add_op("clip", {bias(dc, 32, 4)}, relu6);
-  ValueId p = bias(g.add_op("conv2d", {d, g.add_constant("wp", random({8, 32, 1, 1}, 5))}), 8, 6);
-  g.add_output(stride == 1 ? g.add_op("add", {p, x}) : p);
-  return g;
-}
-
-}  // namespace
-
 TEST_CASE("fuse_blocks: expansion, depthwise and projection become one block when their tensors outgrow the L2",
           "[graph][passes]") {
   // Chained inside the block: the expansion's and the depthwise's outputs, 32 x 12 x 12 floats
   // each (18 KiB) with stride 1.
   std::vector<std::string> pipeline = {"layout", "fuse", "fuse_blocks"};
   for (int64_t stride : {1, 2}) {
-    Graph g = inverted_residual(stride);
+    Graph g = test::inverted_residual(stride);
     OptimizedGraph small = optimize_graph(g, pipeline, Target::parse("llvm_cpu -isa=avx2 -l2=16K"));
     std::vector<FusedGroup> groups = fused_groups(small);
     auto block = std::find_if(groups.begin(), groups.end(), [](const FusedGroup& f) { return !f.tile_values.empty(); });
@@ -323,7 +300,7 @@ TEST_CASE("fuse_blocks: expansion, depthwise and projection become one block whe
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=16K", "fuse_blocks{l2_fraction=100}") == 0);
   }
   // Without fusion there are no groups to merge: the pass says so and changes nothing.
-  OptimizedGraph unfused = optimize_graph(inverted_residual(1), {"layout", "fuse_blocks"});
+  OptimizedGraph unfused = optimize_graph(test::inverted_residual(1), {"layout", "fuse_blocks"});
   CHECK(unfused.report.back().find("the fuse pass did not run") != std::string::npos);
   CHECK(!unfused.groups);
 }

@@ -238,6 +238,50 @@ TEST_CASE("tuned models: a convolution's record applies to its blocked group, ne
                                  " are of an older version of its template (tune it again))"});
 }
 
+TEST_CASE("tuned models: a fused block finds the record of its chain, applies it visibly, and computes the same",
+          "[graph][tuned]") {
+  // The inverted residual's tensors (18 KiB each) outgrow a hundredth of the L2: one block.
+  const std::string passes = "fold_constants,layout,fuse,fuse_blocks{l2_fraction=0.01},plan_memory";
+  Graph g = test::inverted_residual(1);
+  std::vector<search::WeightedTask> tasks = model_tasks(optimize_graph(g, parse_pipeline(passes)), Target::host());
+  REQUIRE(tasks.size() == 1);
+  const search::Task& task = tasks[0].task;
+  // The input arrives blocked: its layout transform is a group of its own, read by the residual add too.
+  CHECK(task.workload().name == "block:1,8,12,12,8/c1,1,0,32/d3,1,1/c1,1,0,8");
+  auto record_of = [](const search::Task& t, const search::Candidate& point) {
+    search::TrialRecord r;
+    r.run = search::make_run_key(t, "random", 0);
+    r.trial = 1;
+    r.candidate = point;
+    r.config = t.space().to_json(point);
+    r.result.status = search::TrialStatus::Ok;
+    r.result.timing.median_us = 10;
+    r.gflops = 1;
+    return r;
+  };
+  test::ScratchDir dir;
+  SECTION("its own chain's record, a point other than the default: the block runs it and says so") {
+    uint64_t next = (task.default_candidate().index() + 1) % task.space().size();
+    search::Candidate point = search::Candidate::from_index(next);
+    std::string path = dir.file("runs.db");
+    search::RecordsDb::open(path).append({record_of(task, point)});
+    CHECK(compile_and_check(g, path, passes) == std::vector<std::string>{"tuned (record " + point.str() + ")"});
+    // Another chain (stride 2) is another workload: the record is not its.
+    std::vector<std::string> strided = compile_and_check(test::inverted_residual(2), path, passes);
+    REQUIRE(strided.size() == 1);
+    CHECK(strided[0].rfind("default (fused block: ", 0) == 0);
+    CHECK(strided[0].find("no record for block:1,8,12,12,0/c1,1,0,32/d3,2,1/c1,1,0,8") != std::string::npos);
+  }
+  SECTION("a chain of the same extents expanding to 16 channels: the nearest record") {
+    search::Task narrower = search::Task::create("block:1,8,12,12,8/c1,1,0,16/d3,1,1/c1,1,0,8", "template");
+    std::string path = dir.file("near.db");
+    search::RecordsDb::open(path).append({record_of(narrower, narrower.default_candidate())});
+    CHECK(compile_and_check(g, path, passes) ==
+          std::vector<std::string>{"nearest (record " + narrower.default_candidate().str() +
+                                   " of shape block:1,8,12,12,8/c1,1,0,16/d3,1,1/c1,1,0,8)"});
+  }
+}
+
 TEST_CASE("tuned models: a GEMM configuration packing in other panels rebuilds a dense group with them",
           "[graph][tuned]") {
   test::ScratchDir dir;

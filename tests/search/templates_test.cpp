@@ -7,6 +7,7 @@
 #include "ir/equality.h"
 #include "ir/printer.h"
 #include "ir/te_interpreter.h"
+#include "ops/block_workload.h"
 #include "passes/lower/lower.h"
 #include "search/task/task.h"
 #include "support/registry.h"
@@ -155,6 +156,36 @@ TEST_CASE("winograd template configurations compute the convolution", "[search][
   check_configs(task, covering_configs(knobs_of(task), default_config(task), 4));
 }
 
+TEST_CASE("fused block template configurations compute the chain", "[search][templates][block]") {
+  // On AVX2: expansion to 16 channels (one block of two vectors), the depthwise in that block, the
+  // projection reading blocks of 8 (a layout transform between); then a 3x3 stem from NCHW.
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2");
+  for (const char* workload :
+       {"block:1,8,6,6,8/c1,1,0,16/d3,2,1/c1,1,0,8", "block:1,3,8,8,0/c3,2,1,16/d3,1,1/c1,1,0,8"}) {
+    Task task = Task::create(workload, "template", nullptr, avx2);
+    check_configs(task, covering_configs(knobs_of(task), default_config(task), 4));
+  }
+}
+
+TEST_CASE("fused block workloads read back as written and refuse bad chains", "[search][templates][block]") {
+  std::string text = "block:1,16,112,112,16/c1,1,0,96/d3,2,1/c1,1,0,24";
+  WorkloadSpec w = parse_workload(text);
+  CHECK(w.op() == "block");
+  CHECK("block:" + ops::block_shape_text(w.shape<ops::BlockShape>()) == text);
+  CHECK(w.describe() == "N=1 C=16 H=112 W=112 B=16: conv 1x1 S1 P0 ->96, depthwise 3x3 S2 P1, conv 1x1 S1 P0 ->24");
+  // 16·96·112² + 9·96·56² + 96·24·56² multiply-adds
+  CHECK(w.flops() == 2.0 * (16 * 96 * 112 * 112 + 9 * 96 * 56 * 56 + 96 * 24 * 56 * 56));
+  // The key is the computation's: the same chain written with another label has it, another chain not.
+  CHECK(w.key() == WorkloadSpec("mine", "block", w.shape<ops::BlockShape>()).key());
+  CHECK(w.key() != parse_workload("block:1,16,112,112,0/c1,1,0,96/d3,2,1/c1,1,0,24").key());
+  CHECK_THROWS_WITH(parse_workload("block:1,16,112,112,16"),
+                    Catch::Contains("0 stages") && Catch::Contains("cK,S,P,OC"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,3/c1,1,0,8/d3,1,1"), Catch::Contains("block 3 does not divide"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/x1,1,0/c1,1,0,8"), Catch::Contains("stage 'x1,1,0'"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/d3,1/c1,1,0,8"), Catch::Contains("K,S,P"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,2,2,16/d5,1,0/c1,1,0,8"), Catch::Contains("depthwise"));
+}
+
 TEST_CASE("the default configuration is the ops/ default schedule on every CPU target", "[search][templates]") {
   for (const char* isa : {"sse4", "avx2", "avx512"})
     for (const char* workload : {"gemm:64", "gemm:100,48,20", "C6", "C12", "conv2d:1,96,14,14,24,1,1,0", "D3", "D9",
@@ -164,7 +195,10 @@ TEST_CASE("the default configuration is the ops/ default schedule on every CPU t
                                  "conv2d:1,160,7,7,960,1,1,0",
                                  "winograd:1,64,14,14,64,1,4", "winograd:1,64,7,7,64,1,2",
                                  // 196 and 49 tiles, which 8 does not divide (ResNet-18's C2 and C6)
-                                 "winograd:1,64,56,56,64,1,4", "winograd:1,128,28,28,128,1,4"}) {
+                                 "winograd:1,64,56,56,64,1,4", "winograd:1,128,28,28,128,1,4",
+                                 // MobileNet-V2's first blocks: a stem from NCHW, an expansion from 16
+                                 "block:1,3,224,224,0/c3,2,1,32/d3,1,1/c1,1,0,16",
+                                 "block:1,16,112,112,16/c1,1,0,96/d3,2,1/c1,1,0,24"}) {
       Target target = Target::parse(std::string("llvm_cpu -isa=") + isa);
       Task task = Task::create(workload, "template", nullptr, target);
       CHECK(task.target() == target);

@@ -27,9 +27,8 @@ class WinogradOperator : public ShapedOperator<ops::WinogradShape> {
       user_error("bad winograd workload \"", text, "\": ", given, " numbers given, 7 expected (", kForm, ")");
     std::vector<int64_t> v = parse_shape_fields("winograd", text, kFields);
     ops::WinogradShape s{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
-    if (s.n <= 0 || s.c <= 0 || s.h <= 0 || s.w <= 0 || s.oc <= 0 || s.pad < 0 || s.out_h() <= 0 || s.out_w() <= 0)
-      user_error("bad winograd workload \"", text, "\": sizes must be positive, padding not negative, and the 3x3 "
-                 "window must fit (", kForm, ")");
+    // The direct convolution's checks: sizes positive and bounded, so its extents cannot overflow.
+    validate(Conv2dShape{s.n, s.c, s.h, s.w, s.oc, 3, 3, 1, s.pad});
     if (!ops::winograd_tile_supported(s.tile))
       user_error("bad winograd workload \"", text, "\": output tile ", s.tile, " is not supported; use 2 or 4");
     return s;
