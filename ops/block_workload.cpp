@@ -77,6 +77,12 @@ Tensor clip6(const Tensor& x, const std::string& name) {
   }, name, "injective");
 }
 
+// The block's input in the block it arrives in (NCHW when in_block is 0).
+Tensor input_placeholder(const BlockShape& b) {
+  if (b.in_block == 0) return placeholder({b.n, b.c, b.h, b.w}, DataType::float32(), "data");
+  return placeholder({b.n, b.c / b.in_block, b.h, b.w, b.in_block}, DataType::float32(), "data");
+}
+
 // `x` (NCHW if block is 0, else NCHW[block]c) in block `to`.
 Tensor in_block(const Tensor& x, int64_t block, int64_t to) {
   if (block == to) return x;
@@ -143,8 +149,7 @@ std::string describe(const BlockShape& b) {
 
 std::vector<Tensor> block_expression(const BlockShape& b) {
   std::vector<Tensor> args;
-  Tensor data = b.in_block ? placeholder({b.n, b.c / b.in_block, b.h, b.w, b.in_block}, DataType::float32(), "data")
-                           : placeholder({b.n, b.c, b.h, b.w}, DataType::float32(), "data");
+  Tensor data = input_placeholder(b);
   args.push_back(data);
   Tensor x = in_block(data, b.in_block, 0);
   for (size_t i = 0; i < b.stages.size(); ++i) {
@@ -171,8 +176,7 @@ std::vector<Tensor> BlockInstance::args() const {
 
 BlockInstance block_instance(const BlockShape& b, const Target& target) {
   BlockInstance made;
-  Tensor x = b.in_block ? placeholder({b.n, b.c / b.in_block, b.h, b.w, b.in_block}, DataType::float32(), "data")
-                        : placeholder({b.n, b.c, b.h, b.w}, DataType::float32(), "data");
+  Tensor x = input_placeholder(b);
   made.inputs.push_back(x);
   int64_t block = b.in_block;
   for (size_t i = 0; i < b.stages.size(); ++i) {
