@@ -5,7 +5,6 @@
 
 #include "compiler/anchor_workload.h"
 #include "ops/block_schedule.h"
-#include "search/spaces/block_template.h"
 #include "search/spaces/schedule_template.h"
 #include "support/error.h"
 #include "support/registry.h"
@@ -50,12 +49,10 @@ void apply(const search::TunedConfig& tuned, const search::Task& task, const gra
   if (tmpl) try {
       std::optional<ops::GroupKernel> rebuilt = with_configured_panel(g, group, output, tuned.config);
       const ops::GroupKernel& kernel = rebuilt ? *rebuilt : given;
-      why = template_mismatch(*tmpl, kernel);
+      search::KernelStages stages = kernel_stages(kernel);
+      why = tmpl->kernel_mismatch(stages);
       if (why.empty()) {
-        search::Config config = tmpl->space().get(tuned.candidate);
-        const auto* block = dynamic_cast<const search::BlockTemplate*>(tmpl);
-        Schedule s = block ? block->schedule_block(config, kernel.output, kernel.tile_stages)
-                           : tmpl->schedule_output(config, kernel.output);
+        Schedule s = tmpl->schedule_kernel(tmpl->space().get(tuned.candidate), stages);
         ops::inline_group_stages(kernel, s);
         choice.schedule = std::move(s);
         choice.kernel = std::move(rebuilt);
@@ -149,12 +146,8 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
   return choice;
 }
 
-std::string template_mismatch(const search::ScheduleTemplate& tmpl, const ops::GroupKernel& kernel) {
-  if (const auto* block = dynamic_cast<const search::BlockTemplate*>(&tmpl))
-    return kernel.tile_stages.empty() ? "its template schedules fused blocks"
-                                      : block->block_mismatch(kernel.output, kernel.tile_stages);
-  if (!kernel.tile_stages.empty()) return "a fused block takes a block's template";
-  return tmpl.anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+search::KernelStages kernel_stages(const ops::GroupKernel& kernel) {
+  return {kernel.output, kernel.anchor, kernel.tile_stages};
 }
 
 }  // namespace tessel

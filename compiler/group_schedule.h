@@ -2,8 +2,8 @@
 // anchor's workload (compiler/anchor_workload.h) from a records database, else the configuration
 // of the nearest shape of the same operator when its knob values fit, else the anchor's default
 // schedule. A configuration is applied only when the group's anchor is the very stage its template
-// schedules (ScheduleTemplate::anchor_mismatch; for a fused block, the workload of its chain of
-// convolutions and BlockTemplate::block_mismatch); otherwise the group runs its default and the
+// schedules (ScheduleTemplate::kernel_mismatch: the anchor's stage, or a fused block's chain of
+// convolutions); otherwise the group runs its default and the
 // choice says why. Records are found by the anchor operator's workload key, never by the fused
 // expression, so a change to a fusion pass does not orphan a database. A record whose final
 // selection chose the template's default runs today's default schedule.
@@ -56,8 +56,7 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
                                     const ops::GroupKernel& kernel, const Target& target,
                                     const search::TunedRecords* records);
 
-// Why `tmpl` cannot schedule `kernel`: ScheduleTemplate::anchor_mismatch of its anchor, or for a
-// fused block BlockTemplate::block_mismatch of its chain; empty when it can.
-std::string template_mismatch(const search::ScheduleTemplate& tmpl, const ops::GroupKernel& kernel);
+// The stages of `kernel` a schedule template sees (ScheduleTemplate::kernel_mismatch, schedule_kernel).
+search::KernelStages kernel_stages(const ops::GroupKernel& kernel);
 
 }  // namespace tessel

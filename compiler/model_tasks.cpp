@@ -17,7 +17,7 @@ namespace {
 
 // Appends the task of `group`'s workload `w`; returns why not when the template has no space for
 // it, or its space cannot schedule the group's kernel at any configuration, so that no record
-// tuned in it would ever apply (ScheduleTemplate::anchor_mismatch: a dense_packed anchor, whose
+// tuned in it would ever apply (ScheduleTemplate::kernel_mismatch: a dense_packed anchor, whose
 // weights were packed at compile time in a panel width the GEMM template does not offer).
 std::string task_for(const search::WorkloadSpec& w, const graph::Graph& g, const graph::FusedGroup& group,
                      const Target& target, const search::ScheduleSpace& space,
@@ -26,7 +26,7 @@ std::string task_for(const search::WorkloadSpec& w, const graph::Graph& g, const
     std::shared_ptr<const search::SpaceTemplate> made = space.make_template(w, target);
     if (const auto* tmpl = dynamic_cast<const search::ScheduleTemplate*>(made.get())) {
       ops::GroupKernel kernel = ops::group_kernel(g, group.nodes, group.outputs.at(0), group.tile_values);
-      std::string why = template_mismatch(*tmpl, kernel);
+      std::string why = tmpl->kernel_mismatch(kernel_stages(kernel));
       if (!why.empty()) return "its template cannot schedule its group: " + why;
     }
     tasks.push_back({search::Task(w, target, "template", made), 0});

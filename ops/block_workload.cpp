@@ -176,6 +176,10 @@ std::vector<Tensor> BlockInstance::args() const {
 
 BlockInstance block_instance(const BlockShape& b, const Target& target) {
   BlockInstance made;
+  auto node = [&](Tensor t) {
+    made.node_outputs.push_back(t);
+    return t;
+  };
   Tensor x = input_placeholder(b);
   made.inputs.push_back(x);
   int64_t block = b.in_block;
@@ -186,24 +190,24 @@ BlockInstance block_instance(const BlockShape& b, const Target& target) {
     Tensor kernel;
     if (s.depthwise) {  // in its producer's block, as the layout pass runs it
       int64_t db = block ? block : choose_depthwise_block(c, target);
-      x = in_block(x, block, db);
+      x = node(in_block(x, block, db));
       kernel = placeholder({c / db, 1, s.kernel, s.kernel, 1, db}, DataType::float32(), "kernel");
-      x = depthwise_conv2d_nchwc(x, kernel, params);
+      x = node(depthwise_conv2d_nchwc(x, kernel, params));
     } else {
       Conv2dBlocks blocks = choose_conv2d_blocks(c, s.out_channels, 1, target);
-      x = in_block(x, block, blocks.ib);
+      x = node(in_block(x, block, blocks.ib));
       kernel = placeholder({s.out_channels / blocks.ob, c / blocks.ib, s.kernel, s.kernel, blocks.ib, blocks.ob},
                            DataType::float32(), "kernel");
-      x = conv2d_nchwc(x, kernel, params);
+      x = node(conv2d_nchwc(x, kernel, params));
     }
     block = x.shape()[4];
     Tensor bias = placeholder({1, x.shape()[1], 1, 1, block}, DataType::float32(), "bias");
     Tensor conv = x;
-    x = compute(conv.shape(), [&](Var n, Var cb, Var h, Var w, Var v) {
+    x = node(compute(conv.shape(), [&](Var n, Var cb, Var h, Var w, Var v) {
       return conv(n, cb, h, w, v) + bias(0, cb, 0, 0, v);
-    }, "add", "injective");
+    }, "add", "injective"));
     if (i + 1 < b.stages.size()) {
-      x = clip6(x, "clip");
+      x = node(clip6(x, "clip"));
       made.tile_stages.push_back(x);
     }
     made.inputs.push_back(kernel);

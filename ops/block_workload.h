@@ -56,6 +56,7 @@ struct BlockInstance {
   std::vector<Tensor> inputs;       // data, then each stage's kernel and bias
   Tensor output;                    // the last stage's biased output
   std::vector<Tensor> tile_stages;  // each other stage's clipped output, producers first
+  std::vector<Tensor> node_outputs;  // what a model's block has as its nodes' outputs, producers first
   std::vector<Tensor> args() const;
 };
 BlockInstance block_instance(const BlockShape& shape, const Target& target);

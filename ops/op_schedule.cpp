@@ -57,4 +57,16 @@ WindowOperands window_operands(const Tensor& output, const std::string& tag) {
   return w;
 }
 
+void inline_root_stages(Schedule& s, const Tensor& output, const std::vector<Tensor>& stages,
+                        const std::vector<Tensor>& kept) {
+  std::vector<Tensor> read = topological_order({output});
+  auto among = [](const std::vector<Tensor>& ts, const Tensor& t) {
+    return std::any_of(ts.begin(), ts.end(), [&](const Tensor& u) { return u.same_as(t); });
+  };
+  for (const Tensor& t : stages) {
+    if (t.same_as(output) || t->is_placeholder() || t->is_reduction() || among(kept, t) || !among(read, t)) continue;
+    if (s[t]->attach == AttachKind::Root) s[t].compute_inline();
+  }
+}
+
 }  // namespace tessel::ops

@@ -61,6 +61,13 @@ Tensor output_accumulator(Schedule& s, const Tensor& output);
 // convolution): schedules use it to find their anchor stage. Throws InternalError if absent.
 Tensor find_by_tag(const Tensor& output, const std::string& tag);
 
+// Inlines into `s`, a schedule of `output`, each of `stages` that `output` reads and that is
+// still at the root, unless it is `output`, one of `kept`, a placeholder or a reduction: the
+// element-wise and layout stages around the stages a fused kernel's schedule places, so that
+// they run where they are read instead of as passes of their own over memory.
+void inline_root_stages(Schedule& s, const Tensor& output, const std::vector<Tensor>& stages,
+                        const std::vector<Tensor>& kept);
+
 // The blocked window stage tagged `tag` behind `output` (a conv2d_nchwc or depthwise_conv2d_nchwc)
 // with what it reads: its input (padded, if it pads) and its 6-D kernel [OCb, ICc, KH, KW, ib, ob].
 // Throws InternalError if the stage does not read both.

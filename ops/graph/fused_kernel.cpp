@@ -99,16 +99,9 @@ Schedule schedule_group(const GroupKernel& k, const Target& target) {
 }
 
 void inline_group_stages(const GroupKernel& k, Schedule& s) {
-  std::vector<Tensor> stages = topological_order({k.output});
-  auto tile_stage = [&](const Tensor& t) {
-    return std::any_of(k.tile_stages.begin(), k.tile_stages.end(), [&](const Tensor& st) { return st.same_as(t); });
-  };
-  for (const Tensor& t : k.node_outputs) {
-    if (t.same_as(k.output) || t.same_as(k.anchor) || t->is_placeholder() || t->is_reduction() || tile_stage(t))
-      continue;
-    if (std::none_of(stages.begin(), stages.end(), [&](const Tensor& st) { return st.same_as(t); })) continue;
-    if (s[t]->attach == AttachKind::Root) s[t].compute_inline();
-  }
+  std::vector<Tensor> kept = k.tile_stages;
+  if (k.anchor.defined()) kept.push_back(k.anchor);
+  inline_root_stages(s, k.output, k.node_outputs, kept);
 }
 
 }  // namespace tessel::ops

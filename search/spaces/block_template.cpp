@@ -3,6 +3,7 @@
 
 #include "ops/block_schedule.h"
 #include "ops/conv2d_nchwc.h"
+#include "ops/op_schedule.h"
 #include "search/spaces/operator_templates.h"
 #include "search/spaces/tile_choices.h"
 #include "search/spaces/window_template.h"
@@ -20,16 +21,6 @@ std::vector<Tensor> stage_outputs(const ops::BlockInstance& b) {
   std::vector<Tensor> stages = b.tile_stages;
   stages.push_back(b.output);
   return stages;
-}
-
-// Inlines what a model's block inlines (ops::inline_group_stages): the element-wise and layout
-// stages between the convolutions that the block's schedule left at the root.
-Schedule with_stages_inlined(Schedule s, const ops::BlockInstance& b) {
-  for (const Tensor& t : topological_order({b.output})) {
-    bool between = t->tag == "injective" || t->tag == "layout_transform";
-    if (between && !t.same_as(b.output) && s[t]->attach == AttachKind::Root) s[t].compute_inline();
-  }
-  return s;
 }
 
 }  // namespace
@@ -65,37 +56,31 @@ Config BlockTemplate::default_config() const {
 }
 
 Program BlockTemplate::default_program() const {
-  Schedule s = ops::schedule_fused_block(instance_.output, instance_.tile_stages, target_);
-  return {instance_.inputs, instance_.output, with_stages_inlined(std::move(s), instance_)};
+  return block_program(ops::schedule_fused_block(instance_.output, instance_.tile_stages, target_));
 }
 
 Program BlockTemplate::instantiate(const Config& config) const {
-  Schedule s = schedule_block(config, instance_.output, instance_.tile_stages);
-  return {instance_.inputs, instance_.output, with_stages_inlined(std::move(s), instance_)};
+  return block_program(schedule_kernel(config, {instance_.output, {}, instance_.tile_stages}));
 }
 
-Schedule BlockTemplate::schedule_output(const Config& config, const Tensor& output) const {
-  if (!output.same_as(instance_.output))
-    user_error("a fused block's template schedules a block with its tile stages (schedule_block), not '",
-               output.name(), "' alone");
-  return schedule_block(config, output, instance_.tile_stages);
+// The stages between the convolutions are inlined as a model's block inlines them
+// (ops::inline_group_stages), so a trial measures what the model would run.
+Program BlockTemplate::block_program(Schedule s) const {
+  ops::inline_root_stages(s, instance_.output, instance_.node_outputs, instance_.tile_stages);
+  return {instance_.inputs, instance_.output, std::move(s)};
 }
 
-std::string BlockTemplate::anchor_mismatch(const Tensor&) const {
-  return "a fused block's template schedules a whole block, not one anchor";
+Schedule BlockTemplate::schedule_kernel(const Config& config, const KernelStages& kernel) const {
+  return ops::schedule_fused_block(kernel.output, kernel.tile_stages, window_configs(config), target_);
 }
 
-Schedule BlockTemplate::schedule_block(const Config& config, const Tensor& output,
-                                       const std::vector<Tensor>& tile_stages) const {
-  return ops::schedule_fused_block(output, tile_stages, window_configs(config), target_);
-}
-
-std::string BlockTemplate::block_mismatch(const Tensor& output, const std::vector<Tensor>& tile_stages) const {
-  if (tile_stages.size() != instance_.tile_stages.size())
-    return "it has " + std::to_string(tile_stages.size() + 1) + " stages, the template's block " +
+std::string BlockTemplate::kernel_mismatch(const KernelStages& kernel) const {
+  if (kernel.tile_stages.empty()) return "its template schedules fused blocks";
+  if (kernel.tile_stages.size() != instance_.tile_stages.size())
+    return "it has " + std::to_string(kernel.tile_stages.size() + 1) + " stages, the template's block " +
            std::to_string(instance_.tile_stages.size() + 1);
   std::vector<Tensor> ours = ops::fused_block_windows(instance_.output, instance_.tile_stages);
-  std::vector<Tensor> theirs = ops::fused_block_windows(output, tile_stages);
+  std::vector<Tensor> theirs = ops::fused_block_windows(kernel.output, kernel.tile_stages);
   for (size_t i = 0; i < ours.size(); ++i) {
     std::string why = stage_mismatch(theirs[i], ours[i], {ours[i]->tag});
     if (!why.empty()) return "stage " + std::to_string(i) + ": " + why;

@@ -5,9 +5,6 @@
 // for a convolution whose fallback may span several output channel blocks, how many it spans
 // (channel_blocks_i). The reduction order, unrolling and the rows each thread slides down stay the
 // fallback's. The default configuration is every stage's fallback, so it lowers to the ops/ default.
-//
-// A model's block is scheduled with schedule_block, given its tile stages, after block_mismatch has
-// found its convolutions to be the template's (shapes and blocks).
 #pragma once
 #include <memory>
 #include <string>
@@ -27,18 +24,13 @@ class BlockTemplate : public ScheduleTemplate {
   Config default_config() const override;
   Program default_program() const override;
   Program instantiate(const Config& config) const override;
-  // Only the template's own output: a block is scheduled with its tile stages (schedule_block).
-  Schedule schedule_output(const Config& config, const Tensor& output) const override;
-  std::string anchor_mismatch(const Tensor& anchor) const override;
-
-  // The schedule of configuration `config` for a block computing `output` through `tile_stages`
-  // (ops::GroupKernel's), whose other stages the caller inlines.
-  Schedule schedule_block(const Config& config, const Tensor& output, const std::vector<Tensor>& tile_stages) const;
-  // Why that block is not the one this template schedules (another chain, shape or blocking of a
-  // convolution); empty when it is.
-  std::string block_mismatch(const Tensor& output, const std::vector<Tensor>& tile_stages) const;
+  // A model's block: its tile stages and output (ops::GroupKernel's), whose convolutions must be
+  // the template's (shapes and blocks); the caller inlines its other stages.
+  std::string kernel_mismatch(const KernelStages& kernel) const override;
+  Schedule schedule_kernel(const Config& config, const KernelStages& kernel) const override;
 
  private:
+  Program block_program(Schedule s) const;
   std::vector<ops::WindowConfig> window_configs(const Config& config) const;
 
   ops::BlockInstance instance_;

@@ -21,7 +21,7 @@ std::vector<nlohmann::json> panel_widths(int64_t n, int64_t lanes, int64_t defau
   return widths;
 }
 
-class GemmTemplate : public ScheduleTemplate {
+class GemmTemplate : public AnchorTemplate {
  public:
   GemmTemplate(const GemmShape& shape, const Target& target)
       : shape_(shape), target_(target), default_(ops::gemm_instance(shape, target)) {

@@ -23,6 +23,11 @@ std::string shapes_of(const std::vector<Tensor>& tensors) {
 
 }  // namespace
 
+std::string AnchorTemplate::kernel_mismatch(const KernelStages& kernel) const {
+  if (!kernel.tile_stages.empty()) return "a fused block takes a block's template";
+  return anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
+}
+
 std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const std::vector<std::string>& tags) {
   if (!anchor.defined()) return "the group has no anchor stage";
   if (std::find(tags.begin(), tags.end(), anchor->tag) == tags.end())

@@ -49,6 +49,14 @@ class SpaceTemplate {
   virtual Program default_program() const = 0;
 };
 
+// What a knob template schedules in a model: a fused group's kernel as tensors (compiler/
+// group_schedule.h builds it from ops::GroupKernel).
+struct KernelStages {
+  Tensor output;                    // what the kernel computes
+  Tensor anchor;                    // its operator's stage (undefined when the output is the anchor)
+  std::vector<Tensor> tile_stages;  // a fused block's stages computed per row tile of the output
+};
+
 // A knob template: its candidates are the indices of a ConfigSpace.
 class ScheduleTemplate : public SpaceTemplate {
  public:
@@ -58,22 +66,39 @@ class ScheduleTemplate : public SpaceTemplate {
   virtual Program instantiate(const Config& config) const = 0;
   // The configuration equal to the operator's default schedule in ops/.
   virtual Config default_config() const = 0;
-  // The schedule of configuration `config` applied to `output`, a tensor computed by this
-  // template's operator (its anchor stage) through element-wise stages of a fused group, which the
-  // caller inlines (ops/graph/fused_kernel.h's inline_group_stages). Check anchor_mismatch first:
-  // a configuration is never applied to another computation. Throws UserError if the schedule
-  // primitives reject the configuration for this output.
-  virtual Schedule schedule_output(const Config& config, const Tensor& output) const = 0;
-  // Why `anchor` is not the stage this template schedules (another operator or tag, another shape
-  // or blocking of its inputs, another reduction); empty when it is that stage.
-  virtual std::string anchor_mismatch(const Tensor& anchor) const = 0;
+  // Why `kernel` is not the computation this template schedules (another operator or tag, another
+  // shape or blocking of its inputs, another reduction); empty when it is. A configuration is
+  // never applied to another computation.
+  virtual std::string kernel_mismatch(const KernelStages& kernel) const = 0;
+  // The schedule of configuration `config` applied to `kernel` (check kernel_mismatch first),
+  // whose other element-wise stages the caller inlines (ops/graph/fused_kernel.h's
+  // inline_group_stages). Throws UserError if the schedule primitives reject the configuration.
+  virtual Schedule schedule_kernel(const Config& config, const KernelStages& kernel) const = 0;
 
   const SearchSpace& search_space() const final { return space(); }
   Program program(const Candidate& candidate) const final { return instantiate(space().get(candidate)); }
   Candidate default_candidate() const final { return default_config().candidate(); }
 };
 
-// What ScheduleTemplate::anchor_mismatch checks: `anchor` has one of `tags`, the shape of
+// The template of one operator, which schedules a kernel by its anchor stage: the output, reached
+// from the anchor through element-wise stages, is scheduled as the operator's own output would be.
+// A fused block (tile stages) is never its kernel.
+class AnchorTemplate : public ScheduleTemplate {
+ public:
+  // The schedule of configuration `config` applied to `output`, a tensor computed by this
+  // template's operator (its anchor stage) through element-wise stages of a fused group. Throws
+  // UserError if the schedule primitives reject the configuration for this output.
+  virtual Schedule schedule_output(const Config& config, const Tensor& output) const = 0;
+  // Why `anchor` is not the stage this template schedules; empty when it is.
+  virtual std::string anchor_mismatch(const Tensor& anchor) const = 0;
+
+  std::string kernel_mismatch(const KernelStages& kernel) const final;
+  Schedule schedule_kernel(const Config& config, const KernelStages& kernel) const final {
+    return schedule_output(config, kernel.output);
+  }
+};
+
+// What AnchorTemplate::anchor_mismatch checks: `anchor` has one of `tags`, the shape of
 // `expected`, the same number of reduction axes, and direct inputs of the same shapes.
 std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const std::vector<std::string>& tags);
 

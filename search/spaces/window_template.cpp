@@ -38,7 +38,7 @@ bool unrolls(const ops::WindowConfig& config, int axis) {
   return std::find(config.unrolled.begin(), config.unrolled.end(), axis) != config.unrolled.end();
 }
 
-class WindowTemplate : public ScheduleTemplate {
+class WindowTemplate : public AnchorTemplate {
  public:
   WindowTemplate(WindowOperator op, const Target& target) : op_(std::move(op)), target_(target) {
     const auto& shape = op_.instance.output.shape();

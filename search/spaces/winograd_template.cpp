@@ -11,7 +11,7 @@ namespace {
 
 constexpr int64_t kMaxChannelStep = 8;
 
-class WinogradTemplate : public ScheduleTemplate {
+class WinogradTemplate : public AnchorTemplate {
  public:
   WinogradTemplate(const ops::WinogradShape& shape, const Target& target)
       : instance_(ops::winograd_instance(shape, target)),
