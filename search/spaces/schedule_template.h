@@ -7,7 +7,8 @@
 //    lists (a sketch or polyhedral space) implements this directly.
 //  - ScheduleTemplate, the AutoTVM kind: knobs in a ConfigSpace (config_space.h) whose candidates
 //    are configuration indices. Its templates implement instantiate(Config); the candidate side
-//    comes with it.
+//    comes with it. In a model, it schedules a fused group's kernel (schedule_kernel): an
+//    operator's template (AnchorTemplate) by the group's anchor stage, a fused block's by its chain.
 //
 // A template fixes the operator's inputs (placeholders in the layout its schedules want) for all
 // configurations; a configuration may still change the computation feeding the output (GEMM's
