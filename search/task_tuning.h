@@ -3,8 +3,9 @@
 //
 // Each task is one tuning run (search/tuner.h) in the records database, keyed like `tessel tune`'s
 // (make_run_key with the strategy label and seed), so the two commands continue each other's runs.
-// A round extends the task's run by `round` trials: a Tuner with the run's new total resumes it
-// (the strategy replays the run's recorded batches, so rounds measure what one long run would).
+// A round extends the task's run by `round` trials. Each task keeps one Tuner over its rounds:
+// the first round resumes the run from the database (its strategy replays the recorded batches),
+// later rounds go on in memory, so rounds measure what one long run would.
 // The budget counts every trial of the tasks' runs, those recorded before included: re-running
 // with the same budget measures nothing new, with a larger one goes on. A task whose space is
 // exhausted gets no more rounds.
@@ -32,7 +33,7 @@ struct WeightedTask {
 struct TaskTuningOptions {
   int64_t trials = 200;     // in all, over every task; recorded trials of their runs count
   int64_t round = 16;       // trials a round gives its task
-  StrategyChoice strategy;  // made anew for each round (it replays the run's history)
+  StrategyChoice strategy;  // one per task, kept over its rounds
   std::string run_label;    // the strategy label of the runs' keys (tessel tune's run_label)
   TuneOptions tune;         // batch, measurement, plugin time limit; `trials` and `select` are set here
   SelectOptions select{4, 3};  // select_tasks' final selection

@@ -93,6 +93,13 @@ void Tuner::resume(TuneReport& report) {
               << "on from what was measured, without repeating an uninterrupted run\n";
 }
 
+// A later call of run(): the strategy knows the trials already, only the report is rebuilt.
+void Tuner::restate(TuneReport& report) {
+  std::vector<TrialRecord> done = std::move(run_trials_);
+  run_trials_.clear();
+  for (const TrialRecord& r : done) account(r, report);
+}
+
 std::vector<TrialRecord> Tuner::measure_batch(const std::vector<Candidate>& candidates, int64_t first_trial,
                                               int64_t batch, const MeasureSource& source) const {
   std::vector<MeasureResult> results = source.measure(candidates);
@@ -115,10 +122,11 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
                       const std::function<void(const TuneReport&)>& on_batch) {
   TuneReport report;
   report.baseline = baseline;
-  run_trials_.clear();
   std::optional<RunClaim> claim;
   if (db_) claim.emplace(db_->claim_run(run_));
-  resume(report);
+  if (resumed_) restate(report);
+  else resume(report);
+  resumed_ = true;
   int64_t batch = run_trials_.empty() ? 0 : run_trials_.back().batch;
   std::unique_ptr<Measurer> hardware;
   if (!source) source = (hardware = std::make_unique<Measurer>(task_, options_.measure)).get();

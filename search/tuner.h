@@ -88,12 +88,18 @@ class Tuner {
   // (make_run_key). Throws UserError for bad options.
   Tuner(const Task& task, SearchStrategy& strategy, RunKey run, RecordsDb* db, TuneOptions options);
   // `source` null: measure on this machine with options.measure. `on_batch`, when set, sees the
-  // report after the resumed trials and after every batch (for progress output).
+  // report after the resumed trials and after every batch (for progress output). The first call
+  // resumes the run from the database; a later one (after extend_to) goes on from where the
+  // previous call stopped, the strategy keeping what it learned, so a run tuned in rounds
+  // (task_tuning.h) replays its history once, not once per round.
   TuneReport run(const Baseline& baseline = {}, const MeasureSource* source = nullptr,
                  const std::function<void(const TuneReport&)>& on_batch = {});
+  // Sets the run's length (TuneOptions::trials) for the next call of run().
+  void extend_to(int64_t trials) { options_.trials = trials; }
 
  private:
   void resume(TuneReport& report);
+  void restate(TuneReport& report);
   void account(const TrialRecord& record, TuneReport& report);
   std::vector<TrialRecord> measure_batch(const std::vector<Candidate>& candidates, int64_t first_trial, int64_t batch,
                                          const MeasureSource& source) const;
@@ -104,6 +110,7 @@ class Tuner {
   RecordsDb* db_;
   TuneOptions options_;
   std::vector<TrialRecord> run_trials_;  // this run's trials, resumed ones included
+  bool resumed_ = false;                 // run() has read the database's trials into the strategy
 };
 
 }  // namespace tessel::search

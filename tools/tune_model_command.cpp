@@ -131,10 +131,12 @@ void tune_model(const TuneModelArgs& a) {
           print_task(static_cast<size_t>(i), p);
         }
         print_model(p, a.trials);
+        std::cout.flush();  // progress, also when stdout is a file or a pipe
       });
   std::vector<std::vector<search::SelectionRecord>> selected =
       search::select_tasks(tasks, db, options, [&](size_t i, const std::vector<search::SelectionRecord>& c) {
         print_selection(i, tasks, c);
+        std::cout.flush();
       });
   std::cout << "compile with the results: tessel compile " << a.model << " -o OUT --records " << a.db
             << (a.passes.empty() ? "" : " --passes " + a.passes) << "\n";

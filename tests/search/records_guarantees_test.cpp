@@ -84,8 +84,11 @@ class SlowReplay : public MeasureSource {
 };
 
 // Tunes kWorkload with the strategy `label` into `db_path` until the run has kTrials trials.
+// The trace of a replayed run of `trials`; with `round` > 0 one tuner runs it in rounds of that
+// many trials (Tuner::extend_to), as tune_tasks does.
 std::vector<uint64_t> tune_replay(const std::string& db_path, const std::string& label, int delay_ms,
-                                  const std::string& workload = kWorkload, int64_t trials = kTrials) {
+                                  const std::string& workload = kWorkload, int64_t trials = kTrials,
+                                  int64_t round = 0) {
   Task task = Task::create(workload, "template", nullptr, recorded_target(workload));
   StrategyChoice choice = strategy_choice(label, 3);
   auto strategy = create_strategy(choice);
@@ -96,7 +99,13 @@ std::vector<uint64_t> tune_replay(const std::string& db_path, const std::string&
   options.progress = false;
   SlowReplay source(task, delay_ms);
   RunKey run = make_run_key(task, run_strategy_label(choice), choice.seed);
-  Tuner(task, *strategy, run, &db, options).run({}, &source);
+  Tuner tuner(task, *strategy, run, &db, options);
+  for (int64_t length = round; round > 0 && length < trials; length += round) {
+    tuner.extend_to(length);
+    REQUIRE(tuner.run({}, &source).trials == length);
+  }
+  tuner.extend_to(trials);
+  tuner.run({}, &source);
   std::vector<uint64_t> trace;
   for (const TrialRecord& r : db.run_trials(run)) trace.push_back(r.candidate.index());
   return trace;
@@ -211,6 +220,17 @@ TEST_CASE("kill-and-resume gives the trace of an uninterrupted run, for every st
     std::vector<uint64_t> resumed = tune_replay(killed_db, label, 0);
     CHECK(resumed == uninterrupted);
     CHECK(RecordsDb::open(killed_db).all().size() == static_cast<size_t>(kTrials));  // no duplicates
+  }
+}
+
+TEST_CASE("a tuner extended round by round gives the trace of an uninterrupted run, for every strategy",
+          "[search][records][resume]") {
+  for (std::string label : {"random", "grid", "annealing", "genetic", "model_based+xgboost"}) {
+    INFO(label);
+    test::ScratchDir dir;
+    std::vector<uint64_t> uninterrupted = tune_replay(dir.file("whole.db"), label, 0);
+    REQUIRE(uninterrupted.size() == kTrials);
+    CHECK(tune_replay(dir.file("rounds.db"), label, 0, kWorkload, kTrials, 2 * kBatch) == uninterrupted);
   }
 }
 
