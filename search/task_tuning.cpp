@@ -80,7 +80,7 @@ std::vector<std::vector<SelectionRecord>> select_tasks(
   std::vector<std::vector<SelectionRecord>> chosen;
   for (size_t i = 0; i < tasks.size(); ++i) {
     RunKey run = make_run_key(tasks[i].task, options.run_label, options.strategy.seed);
-    std::vector<TrialRecord> trials = db.run_trials(run);
+    std::vector<TrialRecord> trials = checked_run_trials(tasks[i].task, db, run);
     chosen.emplace_back();
     if (options.select.candidates == 0 || point_of(trials).best_us == 0) continue;
     // The selection needs the run's trials only, not its strategy's state.

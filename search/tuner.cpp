@@ -71,16 +71,20 @@ void Tuner::account(const TrialRecord& record, TuneReport& report) {
   report.curve.push_back(report.best_gflops());
 }
 
+std::vector<TrialRecord> checked_run_trials(const Task& task, const RecordsDb& db, const RunKey& run) {
+  std::vector<TrialRecord> history = db.run_trials(run);
+  for (const TrialRecord& r : history)
+    if (!task.space().contains(r.candidate))
+      user_error("records database '", db.path(), "' holds ", r.candidate.str(), " in trial ", r.trial, " of the run ",
+                 run.describe(), ", which is not in the space; it was recorded with another version of the space: ",
+                 "use another --db");
+  return history;
+}
+
 void Tuner::resume(TuneReport& report) {
   if (!db_) return;
-  std::vector<TrialRecord> history = db_->run_trials(run_);
-  for (const TrialRecord& r : history) {
-    if (!task_.space().contains(r.candidate))
-      user_error("records database '", db_->path(), "' holds ", r.candidate.str(), " in trial ", r.trial, " of the run ",
-                 run_.describe(), ", which is not in the space; it was recorded with another version of the space: ",
-                 "use another --db");
-    account(r, report);
-  }
+  std::vector<TrialRecord> history = checked_run_trials(task_, *db_, run_);
+  for (const TrialRecord& r : history) account(r, report);
   RecordedBatch unnumbered;
   std::vector<RecordedBatch> batches = batches_of(history, unnumbered);
   if (!unnumbered.empty())

@@ -82,6 +82,10 @@ struct TuneReport {
 // strategy label (run_strategy_label, search/strategy_factory.h) and seed.
 RunKey make_run_key(const Task& task, std::string strategy, int64_t seed);
 
+// The trials of `run` in `db`. Throws UserError naming the database if one holds a candidate
+// outside `task`'s space (recorded with another version of the space).
+std::vector<TrialRecord> checked_run_trials(const Task& task, const RecordsDb& db, const RunKey& run);
+
 class Tuner {
  public:
   // `db` may be null (nothing is recorded or resumed). `run` must be a key of `task`

@@ -102,6 +102,21 @@ TEST_CASE("tune_tasks spends one budget over the tasks, counting and resuming re
   CHECK(db.run_trials(make_run_key(tasks[1].task, "random", 0)).back().trial == 4);
 }
 
+TEST_CASE("select_tasks refuses a run recorded in another version of the space", "[search][task_scheduler]") {
+  test::ScratchDir dir;
+  RecordsDb db = RecordsDb::open(dir.file("runs.db"));
+  std::vector<WeightedTask> tasks = {{Task::create("gemm:4,8,2", "template"), 1}};
+  TaskTuningOptions options;
+  options.run_label = "random";
+  TrialRecord r;
+  r.run = make_run_key(tasks[0].task, "random", 0);
+  r.trial = 1;
+  r.candidate = Candidate::from_index(tasks[0].task.space().size() + 5);
+  r.config = nlohmann::json::object();
+  db.append({r});
+  test::require_user_error([&] { select_tasks(tasks, db, options); }, "not in the space");
+}
+
 TEST_CASE("tune_tasks refuses bad options", "[search][task_scheduler]") {
   test::ScratchDir dir;
   RecordsDb db = RecordsDb::open(dir.file("runs.db"));
