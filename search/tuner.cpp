@@ -122,6 +122,13 @@ std::vector<TrialRecord> Tuner::measure_batch(const std::vector<Candidate>& cand
   return records;
 }
 
+// Made on first use and kept: building one compiles the task's default schedule for the
+// reference output, once per round of a run tuned in rounds otherwise.
+const Measurer& Tuner::hardware() {
+  if (!hardware_) hardware_ = std::make_unique<Measurer>(task_, options_.measure);
+  return *hardware_;
+}
+
 TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
                       const std::function<void(const TuneReport&)>& on_batch) {
   TuneReport report;
@@ -132,8 +139,7 @@ TuneReport Tuner::run(const Baseline& baseline, const MeasureSource* source,
   else resume(report);
   resumed_ = true;
   int64_t batch = run_trials_.empty() ? 0 : run_trials_.back().batch;
-  std::unique_ptr<Measurer> hardware;
-  if (!source) source = (hardware = std::make_unique<Measurer>(task_, options_.measure)).get();
+  if (!source) source = &hardware();
   ProgressBar bar(options_.progress);
   bar.show(progress_of(report, options_.trials));
   if (on_batch) on_batch(report);

@@ -29,6 +29,7 @@
 //   TuneReport report = tuner.run();
 #pragma once
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -102,6 +103,7 @@ class Tuner {
   void extend_to(int64_t trials) { options_.trials = trials; }
 
  private:
+  const Measurer& hardware();
   void resume(TuneReport& report);
   void restate(TuneReport& report);
   void account(const TrialRecord& record, TuneReport& report);
@@ -115,6 +117,7 @@ class Tuner {
   TuneOptions options_;
   std::vector<TrialRecord> run_trials_;  // this run's trials, resumed ones included
   bool resumed_ = false;                 // run() has read the database's trials into the strategy
+  std::unique_ptr<Measurer> hardware_;   // this machine, for the calls of run() given no source
 };
 
 }  // namespace tessel::search
