@@ -84,7 +84,8 @@ struct TuneReport {
 RunKey make_run_key(const Task& task, std::string strategy, int64_t seed);
 
 // The trials of `run` in `db`. Throws UserError naming the database if one holds a candidate
-// outside `task`'s space (recorded with another version of the space).
+// outside `task`'s space, or one its readable form does not name (recorded with another version
+// of the space).
 std::vector<TrialRecord> checked_run_trials(const Task& task, const RecordsDb& db, const RunKey& run);
 
 class Tuner {

@@ -8,6 +8,7 @@
 #include "search/tuner.h"
 #include "support/registry.h"
 #include "tests/search/search_test_util.h"
+#include "tests/user_error_check.h"
 
 using namespace tessel;
 using namespace tessel::search;
@@ -67,4 +68,32 @@ TEST_CASE("tuning options are checked", "[search][tuner]") {
   options.trials = 0;
   CHECK_THROWS_WITH(Tuner(task, *strategy, make_run_key(task, "random", 0), nullptr, options),
                     Catch::Contains("--trials"));
+}
+
+// A space whose knobs change renumbers its points: a recorded index still in range names another
+// configuration than the one measured, and only the readable form kept beside it tells.
+TEST_CASE("a run whose trial names another point by index than by its readable form is refused",
+          "[search][tuner]") {
+  test::ScratchDir dir;
+  RecordsDb db = RecordsDb::open(dir.file("runs.db"));
+  Task task = Task::create("gemm:64", "template");
+  RunKey run = make_run_key(task, "random", 0);
+  TrialRecord r;
+  r.run = run;
+  r.trial = 1;
+  r.candidate = Candidate::from_index(3);
+  r.config = task.space().to_json(Candidate::from_index(3));
+  db.append({r});
+  CHECK(checked_run_trials(task, db, run).size() == 1);
+
+  r.trial = 2;
+  r.candidate = Candidate::from_index(5);
+  r.config = task.space().to_json(Candidate::from_index(6));
+  db.append({r});
+  test::require_user_error([&] { checked_run_trials(task, db, run); }, {"trial 2", "another version of the space"});
+  auto strategy = Registry<SearchStrategy>::instance().create("random");
+  TuneOptions options;
+  options.progress = false;
+  Tuner tuner(task, *strategy, run, &db, options);
+  test::require_user_error([&] { tuner.run(); }, "not in the space as it is now");
 }
