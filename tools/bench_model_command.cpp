@@ -85,7 +85,9 @@ double nominal_flops(const nlohmann::json& graph, bool performed_only = false) {
 
 // Each kernel call's time (median of `runs`), kernel, operators and schedule, and its rate in
 // GFLOP/s where its anchor has a workload (the anchor's nominal operations: graph.json's "flops").
-nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs) {
+// A call that performs its nominal operations (all but Winograd's) also gets the time it spends
+// above what they take at `peak_gflops`: where a faster schedule could still gain.
+nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs, double peak_gflops) {
   // The comparison of outputs has just run libtorch: as before each timed sample, let its idle
   // threads fall asleep first. Without the pause, MobileNet-V2's calls on 2 threads summed to
   // 9.6 ms against 4.5 ms for a run, every kernel as slow as on one thread.
@@ -98,35 +100,58 @@ nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, i
     for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
     nlohmann::json call = {{"kernel", node["kernel"]}, {"ops", ops}, {"schedule", node["schedule"]}, {"us", us[i]}};
     if (node.contains("flops")) call["gflops"] = node["flops"].get<double>() / us[i] * 1e-3;
+    if (node.contains("flops") && !runs_winograd(node))
+      call["us_above_peak"] = us[i] - node["flops"].get<double>() / peak_gflops * 1e-3;
     calls.push_back(call);
   }
   return calls;
 }
 
+// Sums `value` of each call per `key`, largest sum first, with the number of calls.
+std::vector<std::pair<std::string, std::pair<double, int>>> totals_by(const nlohmann::json& calls, const char* key,
+                                                                      const char* value) {
+  std::map<std::string, std::pair<double, int>> by_key;
+  for (const auto& c : calls)
+    if (c.contains(value)) {
+      by_key[c[key].get<std::string>()].first += c[value].get<double>();
+      ++by_key[c[key].get<std::string>()].second;
+    }
+  std::vector<std::pair<std::string, std::pair<double, int>>> sorted(by_key.begin(), by_key.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+  return sorted;
+}
+
 // The calls with their share of the time, then the time per schedule, largest first: where a
-// model's time goes, and how far each kernel is from the machine's peak (tessel bench peak).
-void print_profile(const nlohmann::json& calls, int runs) {
+// model's time goes, and how far each kernel is from the machine's peak (tessel bench peak); then
+// the time above that peak per kernel, largest first: what a faster schedule could still gain where.
+void print_profile(const nlohmann::json& calls, int runs, double peak_gflops) {
   double total = 0;
   for (const auto& c : calls) total += c["us"].get<double>();
   std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call); GFLOP/s of the anchor's "
-              "nominal operations (tessel bench peak: the machine's)\n",
-              calls.size(), total / 1e3, runs);
-  std::map<std::string, std::pair<double, int>> by_schedule;
+              "nominal operations and their share of the FMA peak (%.1f GFLOP/s)\n",
+              calls.size(), total / 1e3, runs, peak_gflops);
   for (const auto& c : calls) {
     double us = c["us"];
-    char rate[32] = "";
-    if (c.contains("gflops")) std::snprintf(rate, sizeof rate, "%.1f", c["gflops"].get<double>());
-    std::string schedule = c["schedule"];
-    std::printf("  %9.1f us %5.1f%% %7s  %-9s %s  [%s]\n", us, 100 * us / total, rate,
-                c["kernel"].get<std::string>().c_str(), c["ops"].get<std::string>().c_str(), schedule.c_str());
-    by_schedule[schedule].first += us;
-    ++by_schedule[schedule].second;
+    char rate[32] = "", share[32] = "";
+    if (c.contains("gflops")) {
+      std::snprintf(rate, sizeof rate, "%.1f", c["gflops"].get<double>());
+      std::snprintf(share, sizeof share, "%.0f%%", 100 * c["gflops"].get<double>() / peak_gflops);
+    }
+    std::printf("  %9.1f us %5.1f%% %7s %5s  %-9s %s  [%s]\n", us, 100 * us / total, rate, share,
+                c["kernel"].get<std::string>().c_str(), c["ops"].get<std::string>().c_str(),
+                c["schedule"].get<std::string>().c_str());
   }
-  std::vector<std::pair<std::string, std::pair<double, int>>> sorted(by_schedule.begin(), by_schedule.end());
-  std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
   std::printf("per schedule:\n");
-  for (const auto& [schedule, t] : sorted)
+  for (const auto& [schedule, t] : totals_by(calls, "schedule", "us"))
     std::printf("  %9.1f us %5.1f%%  %3d calls  %s\n", t.first, 100 * t.first / total, t.second, schedule.c_str());
+  auto above = totals_by(calls, "kernel", "us_above_peak");
+  double sum = 0;
+  for (const auto& [kernel, t] : above) sum += t.first;
+  std::printf("above the FMA peak: %.1f us (%.1f%% of the calls' time) in the calls that perform their nominal "
+              "operations; the kernels with most:\n", sum, 100 * sum / total);
+  constexpr size_t kListed = 8;
+  for (size_t i = 0; i < std::min(above.size(), kListed); ++i)
+    std::printf("  %9.1f us  %3d calls  %s\n", above[i].second.first, above[i].second.second, above[i].first.c_str());
 }
 
 void print_bench(const nlohmann::json& r, int repeats) {
@@ -252,8 +277,9 @@ void add_bench_model_command(CLI::App& app, char** argv) {
         args->options, [&](const nlohmann::json& result, GraphExecutor& exec, const nlohmann::json& graph) {
           print_bench(result, repeats);
           if (!profile) return;
-          calls = profile_calls(exec, graph, repeats);
-          print_profile(calls, repeats);
+          double peak = result["peak_gflops"];
+          calls = profile_calls(exec, graph, repeats, peak);
+          print_profile(calls, repeats, peak);
         });
     if (profile) r["profile"] = calls;
     if (args->json) std::cout << r.dump() << "\n";

@@ -424,13 +424,21 @@ obj = json.loads(sys.stdin.read())
 assert obj["target"] == "llvm_cpu -isa=sse4" and obj["baseline_isa"] == "sse41" and obj["correct"] is True, obj
 '; then pass; else fail "bench-model --target llvm_cpu -isa=sse4 does not hold both sides to sse4"; fi
 expect_bad_args "bench-model: missing TorchScript file" bench-model "$models/dqn.onnx" --torchscript /nonexistent.pt
-# bench-model --profile --json: every kernel call, the convolutions with their rate.
+# bench-model --profile --json: every kernel call, the convolutions with their rate, and those that
+# perform their nominal operations (not Winograd's) with the time above what these take at the peak.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --profile --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
-calls = json.loads(sys.stdin.read())["profile"]
+r = json.loads(sys.stdin.read())
+calls = r["profile"]
 assert calls and all(c["us"] > 0 and c["kernel"].startswith("fused_") and c["schedule"] for c in calls), calls
 convs = [c for c in calls if "conv2d" in c["ops"]]
 assert convs and all(c["gflops"] > 0 for c in convs), calls
-'; then pass; else fail "bench-model --profile --json has no per-call profile"; fi
+direct = [c for c in convs if "winograd" not in c["ops"]]
+assert direct and all("us_above_peak" in c for c in direct), calls
+assert all("us_above_peak" not in c for c in calls if "winograd" in c["ops"] or "gflops" not in c), calls
+for c in direct:  # the time at the peak is the nominal operations over the peak
+    at_peak = c["us"] * c["gflops"] / r["peak_gflops"]
+    assert abs(c["us"] - c["us_above_peak"] - at_peak) <= 1e-6 * c["us"], c
+'; then pass; else fail "bench-model --profile --json has no per-call profile or time above the peak"; fi
 
 finish
