@@ -347,6 +347,12 @@ assert any(t["workload"].startswith("winograd:") for t in first["tasks"]), first
 assert all(t["chosen_origin"] in ("search", "default") and t["chosen_us"] > 0 for t in first["tasks"]), first
 searched = lambda run: [(t["workload"], t["trials"], t["best_us"]) for t in run["tasks"]]
 assert searched(again) == searched(first), (first, again)
+# the pace: the time of the trials measured here (one a round), and the rest of the budget at it
+model = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith("model: ")]
+assert len(model) == 6 and " here" not in model[0], model
+for i, line in enumerate(model[1:], 1):
+    assert (" for %d trial%s here" % (i, "" if i == 1 else "s")) in line, line
+    assert ("left at that pace" in line) == (i < 5), line
 ' "$work/first.txt"; then pass; else fail "tune-model of the DQN does not spend and resume its budget"; fi
 if "$tessel" compile "$models/dqn.onnx" -o "$work/dqn" --records "$work/dqn.db" --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
