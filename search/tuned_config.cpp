@@ -23,13 +23,13 @@ int target_rank(const std::string& record_target, const Task& task) {
 // width and registers), is taken by its knob values.
 std::optional<Candidate> in_space(const Task& task, const std::string& record_target, const Candidate& candidate,
                                   const nlohmann::json& config) {
+  if (record_target == task.target().key())
+    return record_names_point(task.space(), candidate, config) ? std::optional<Candidate>(candidate) : std::nullopt;
   try {
-    Candidate named = task.space().candidate_from_record(config);
-    if (record_target != task.target().key()) return named;
-    if (task.space().contains(candidate) && named == candidate) return candidate;
+    return task.space().candidate_from_record(config);
   } catch (const UserError&) {
+    return std::nullopt;
   }
-  return std::nullopt;
 }
 
 // Whether `run` tuned `task`'s workload in its space.
@@ -87,6 +87,15 @@ std::optional<double> shape_distance(const Task& task, const std::string& record
 }
 
 }  // namespace
+
+bool record_names_point(const SearchSpace& space, const Candidate& candidate, const nlohmann::json& config) {
+  if (!space.contains(candidate)) return false;
+  try {
+    return space.candidate_from_record(config) == candidate;
+  } catch (const UserError&) {
+    return false;
+  }
+}
 
 std::string TunedConfig::label() const {
   std::string out = "tuned" + candidate.str() + (origin == "default" ? ":default" : "");

@@ -24,6 +24,12 @@
 
 namespace tessel::search {
 
+// Whether `candidate` is a point of `space` and `config`, the readable form recorded beside it,
+// names that same point. A space whose knobs gained or lost choices numbers its points anew, and
+// an index still in range would then name another configuration than the one recorded: resuming
+// a run (search/tuner.h) and applying a record of the task's own target both require this.
+bool record_names_point(const SearchSpace& space, const Candidate& candidate, const nlohmann::json& config);
+
 struct TunedConfig {
   Candidate candidate;
   nlohmann::json config;       // its readable form, as recorded

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "search/progress.h"
+#include "search/tuned_config.h"
 #include "support/error.h"
 #include "support/watchdog.h"
 
@@ -47,18 +48,6 @@ std::vector<RecordedBatch> batches_of(const std::vector<TrialRecord>& history, R
   return batches;
 }
 
-// Whether a trial's candidate and its readable form name one point of `space`. A space whose
-// knobs gained or lost choices numbers its points anew, and an index that is still in range
-// would then replay a configuration other than the one measured.
-bool names_one_point(const SearchSpace& space, const TrialRecord& r) {
-  if (!space.contains(r.candidate)) return false;
-  try {
-    return space.candidate_from_record(r.config) == r.candidate;
-  } catch (const UserError&) {
-    return false;
-  }
-}
-
 }  // namespace
 
 RunKey make_run_key(const Task& task, std::string strategy, int64_t seed) {
@@ -86,7 +75,7 @@ void Tuner::account(const TrialRecord& record, TuneReport& report) {
 std::vector<TrialRecord> checked_run_trials(const Task& task, const RecordsDb& db, const RunKey& run) {
   std::vector<TrialRecord> history = db.run_trials(run);
   for (const TrialRecord& r : history)
-    if (!names_one_point(task.space(), r))
+    if (!record_names_point(task.space(), r.candidate, r.config))
       user_error("records database '", db.path(), "' holds ", r.candidate.str(), " (", r.config.dump(), ") in trial ",
                  r.trial, " of the run ", run.describe(), ", which is not in the space as it is now; it was recorded ",
                  "with another version of the space: use another --db");

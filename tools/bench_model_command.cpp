@@ -113,8 +113,9 @@ std::vector<std::pair<std::string, std::pair<double, int>>> totals_by(const nloh
   std::map<std::string, std::pair<double, int>> by_key;
   for (const auto& c : calls)
     if (c.contains(value)) {
-      by_key[c[key].get<std::string>()].first += c[value].get<double>();
-      ++by_key[c[key].get<std::string>()].second;
+      auto& [sum, count] = by_key[c[key].get<std::string>()];
+      sum += c[value].get<double>();
+      ++count;
     }
   std::vector<std::pair<std::string, std::pair<double, int>>> sorted(by_key.begin(), by_key.end());
   std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
