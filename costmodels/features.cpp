@@ -55,15 +55,17 @@ BufferStats body_buffer_stats(const LoopSummary& s, const Scope& scope, int buff
   BufferStats st;
   st.buffer = buffer;
   const Access* first = nullptr;
-  std::set<int64_t> offsets;
+  std::vector<int64_t> offsets;  // sorted and made distinct below: one allocation, not one per access
   for (const Access& a : body.accesses) {
     if (a.buffer != buffer) continue;
     if (!first) first = &a;
     st.stored |= a.is_store;
     st.affine &= a.affine;
     st.accesses += 1;
-    offsets.insert(a.offset);
+    offsets.push_back(a.offset);
   }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   double inside = 1, span = 1 + std::abs(first->vector_stride) * (first->lanes - 1), distinct = 1;
   if (first->vector_stride != 0) distinct = first->lanes;
   for (size_t k = scope.first_loop; k < body.path.size(); ++k) {
@@ -72,7 +74,7 @@ BufferStats body_buffer_stats(const LoopSummary& s, const Scope& scope, int buff
     span += std::abs(first->strides[k]) * (extent - 1);
     if (first->strides[k] != 0) distinct *= extent;
   }
-  span += static_cast<double>(*offsets.rbegin() - *offsets.begin());
+  span += static_cast<double>(offsets.back() - offsets.front());
   st.touched = std::min(span, distinct * static_cast<double>(offsets.size())) * s.buffers[buffer].element_bytes;
   st.accessed = st.accesses * first->lanes * inside;
   if (which == NodeStride::Loop) st.stride = std::abs(first->strides[scope.first_loop]);
@@ -84,9 +86,10 @@ BufferStats body_buffer_stats(const LoopSummary& s, const Scope& scope, int buff
 std::vector<BufferStats> buffer_stats(const LoopSummary& s, const std::vector<Scope>& scopes, NodeStride which) {
   std::vector<BufferStats> all(s.buffers.size());
   for (const Scope& scope : scopes) {
-    std::set<int> buffers;
-    for (const Access& a : s.bodies[scope.body].accesses) buffers.insert(a.buffer);
-    for (int b : buffers) {
+    std::vector<bool> accessed(s.buffers.size(), false);
+    for (const Access& a : s.bodies[scope.body].accesses) accessed[a.buffer] = true;
+    for (int b = 0; b < static_cast<int>(accessed.size()); ++b) {
+      if (!accessed[b]) continue;
       BufferStats one = body_buffer_stats(s, scope, b, which);
       BufferStats& acc = all[b];
       acc.buffer = b;

@@ -397,6 +397,11 @@ class StructuralHasher : public IRVisitor {
 }  // namespace
 
 bool structural_equal(const Expr& a, const Expr& b, bool map_bound) {
+  // The comparator's own first checks, without building it: the simplifier compares many atoms.
+  if (a.defined() && b.defined()) {
+    if (a.same_as(b)) return true;
+    if (a->kind != b->kind || a.type() != b.type()) return false;
+  }
   return StructuralComparator(map_bound).equal(a, b);
 }
 

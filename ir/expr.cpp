@@ -2,6 +2,7 @@
 #include "ir/expr.h"
 
 #include <limits>
+#include <vector>
 
 #include "ir/intrinsic.h"
 #include "support/error.h"
@@ -28,9 +29,33 @@ Buffer::Buffer(std::string name, DataType dtype, MemoryScope scope)
 Call::Call(DataType t, const Intrinsic& i, std::vector<Expr> a)
     : ExprNode(kKind, t), intrinsic(&i), name(i.name), args(std::move(a)) {}
 
+namespace {
+
+// Small constants of the index types, built once and shared: lowering an unrolled kernel makes
+// hundreds of thousands of them (offsets, coefficients), and nodes are immutable, so sharing one is
+// the same as building it again.
+constexpr int64_t kSharedIntMin = -256, kSharedIntMax = 2048;
+
+const Expr* shared_int(int64_t value, DataType type) {
+  bool index_type = type.code == TypeCode::Int && type.lanes == 1 && (type.bits == 32 || type.bits == 64);
+  if (!index_type || value < kSharedIntMin || value > kSharedIntMax) return nullptr;
+  static const std::vector<Expr> table = [] {
+    std::vector<Expr> t;
+    for (int bits : {32, 64})
+      for (int64_t v = kSharedIntMin; v <= kSharedIntMax; ++v)
+        t.push_back(Expr(std::make_shared<IntImm>(DataType{TypeCode::Int, static_cast<uint8_t>(bits), 1}, v)));
+    return t;
+  }();
+  size_t per_type = kSharedIntMax - kSharedIntMin + 1;
+  return &table[(type.bits == 64 ? per_type : 0) + static_cast<size_t>(value - kSharedIntMin)];
+}
+
+}  // namespace
+
 Expr make_int(int64_t value, DataType type) {
   if (type.is_float()) return make_float(static_cast<double>(value), type);
   if (type.lanes > 1) return broadcast(make_int(value, type.element()), type.lanes);
+  if (const Expr* shared = shared_int(value, type)) return *shared;
   return Expr(std::make_shared<IntImm>(type, value));
 }
 

@@ -32,8 +32,13 @@ struct LinearForm {
 
 // e must have a scalar integer type.
 LinearForm to_linear(const Expr& e);
-// Rebuilds an expression: positive terms first, then subtracted ones, then the constant.
-Expr from_linear(const LinearForm& form);
+// The form of a kind b (Add, Sub or Mul) for a and b of one scalar integer type, without building
+// that expression unless it is a product of two non-constants.
+LinearForm to_linear(NodeKind kind, const Expr& a, const Expr& b);
+// Rebuilds an expression: positive terms first, then subtracted ones, then the constant. Where
+// `reuse` (optional) already holds the first steps of that expression, built the same way, its
+// nodes are taken instead of new ones: the result is structurally the same either way.
+Expr from_linear(const LinearForm& form, const Expr& reuse = Expr());
 
 // The greatest common divisor of all coefficients (not the constant); 0 for a constant form.
 int64_t coefficient_gcd(const LinearForm& form);

@@ -104,7 +104,7 @@ Expr Simplifier::arith(NodeKind kind, const Expr& a, const Expr& b) {
   switch (kind) {
     case NodeKind::Add:
     case NodeKind::Sub:
-    case NodeKind::Mul: return from_linear(to_linear(make_binary(kind, a, b)));
+    case NodeKind::Mul: return from_linear(to_linear(kind, a, b), a);
     case NodeKind::Div:
       if (auto c = positive_constant(b); c && is_signed_scalar(a)) return divide(a, *c);
       break;

@@ -2,6 +2,7 @@
 // simplification at random points inside the variables' ranges must agree), plus the rewrites the
 // lowering relies on (split index recovery, guards proven by loop bounds, fused index recovery).
 #include "passes/arith/simplify.h"
+#include "passes/arith/linear_form.h"
 
 #include <catch2/catch.hpp>
 #include <random>
@@ -162,4 +163,36 @@ TEST_CASE("simplify: constants fold with the IR's semantics", "[simplify]") {
   // Division by a constant zero is left for run time to report.
   Var x("x");
   CHECK(simplify(x / 0).as<Div>());
+}
+
+// The simplifier's shortcuts (the form of a op b without building it, from_linear reusing the first
+// operand's nodes) must build exactly what the plain path builds.
+TEST_CASE("linear forms: the shortcuts build the same expressions as the plain path", "[simplify]") {
+  std::vector<Var> vars{Var("x"), Var("y"), Var("z")};
+  ExprGenerator gen(vars, 4242);
+  for (int i = 0; i < 2000; ++i) {
+    Expr a = simplify(gen.integer(3)), b = simplify(gen.integer(3));
+    for (NodeKind kind : {NodeKind::Add, NodeKind::Sub, NodeKind::Mul}) {
+      Expr plain = arith::from_linear(arith::to_linear(make_binary(kind, a, b)));
+      INFO(a << " and " << b << ": " << plain);
+      CHECK(structural_equal(arith::from_linear(arith::to_linear(kind, a, b)), plain));
+      CHECK(structural_equal(arith::from_linear(arith::to_linear(kind, a, b), a), plain));
+      CHECK(structural_equal(arith::from_linear(arith::to_linear(kind, a, b), b), plain));
+    }
+  }
+}
+
+TEST_CASE("linear forms: a sum extending its first operand reuses that operand's nodes", "[simplify]") {
+  Var x("x"), y("y"), z("z"), w("w");
+  Expr prefix = arith::from_linear(arith::to_linear(x * 2 + y));
+  Expr sum = arith::from_linear(arith::to_linear(NodeKind::Add, prefix, w * 3), prefix);
+  CHECK(to_string(sum) == "x*2 + y + w*3");
+  const Add* top = sum.as<Add>();
+  REQUIRE(top);
+  CHECK(top->a.same_as(prefix));
+  // Subtracted terms and the constant come last, so only the part before them is reused.
+  Expr mixed = arith::from_linear(arith::to_linear(x * 2 + y - z + 5));
+  Expr extended = arith::from_linear(arith::to_linear(NodeKind::Add, mixed, w), mixed);
+  CHECK(to_string(extended) == "x*2 + y + w - z + 5");
+  CHECK(extended.as<Add>()->a.as<Sub>()->a.as<Add>()->a.same_as(mixed.as<Add>()->a.as<Sub>()->a));
 }
