@@ -101,10 +101,7 @@ Expr scaled(const Expr& atom, int64_t magnitude, DataType type) {
   return magnitude == 1 ? atom : atom * make_int(magnitude, type);
 }
 
-bool is_constant_node(const Expr& e, int64_t value, DataType type) {
-  auto* imm = e.as<IntImm>();
-  return imm && imm->type == type && imm->value == value;
-}
+bool is_constant_node(const Expr& e, int64_t value, DataType type) { return is_const_int(e, value) && e.type() == type; }
 
 // Whether e is exactly the node scaled(atom, magnitude, type) would build.
 bool is_scaled(const Expr& e, const Expr& atom, int64_t magnitude, DataType type) {
@@ -131,28 +128,22 @@ class ChainBuilder {
     std::reverse(spine_.begin(), spine_.begin() + spine_size_);
   }
 
-  // The first part: atom * magnitude, or the constant `magnitude` when atom is undefined.
-  void start(const Expr& atom, int64_t magnitude) {
-    if (spine_size_ > 0 && is_part(*spine_[0], atom, magnitude)) {
-      result_ = *spine_[0];
-      return;
-    }
-    reusing_ = false;
-    result_ = part(atom, magnitude);
-  }
-
-  // result = result + part or result - part (kind Add or Sub).
-  void then(NodeKind kind, const Expr& atom, int64_t magnitude) {
-    size_t step = ++steps_;
+  // result = result + part or result - part (kind Add or Sub), where part is atom * magnitude, or
+  // the constant `magnitude` when atom is undefined; the first part starts the chain.
+  void append(NodeKind kind, const Expr& atom, int64_t magnitude) {
+    size_t step = steps_++;
     if (reusing_ && step < spine_size_) {
       const Expr& node = *spine_[step];
-      if (node->kind == kind && node.type() == type_ && is_part(*sum_operands(node).second, atom, magnitude)) {
+      bool same = step == 0 ? is_part(node, atom, magnitude)
+                            : node->kind == kind && node.type() == type_ &&
+                                  is_part(*sum_operands(node).second, atom, magnitude);
+      if (same) {
         result_ = node;
         return;
       }
     }
     reusing_ = false;
-    result_ = make_binary(kind, result_, part(atom, magnitude));
+    result_ = step == 0 ? part(atom, magnitude) : make_binary(kind, result_, part(atom, magnitude));
   }
 
   bool started() const { return result_.defined(); }
@@ -230,19 +221,16 @@ Expr from_linear(const LinearForm& form, const Expr& reuse) {
   DataType t = form.type;
   if (form.terms.empty()) return make_int(wrap_to_type(form.constant, t), t);
   ChainBuilder chain(t, reuse);
-  for (const LinearTerm& term : form.terms) {
-    if (is_subtracted(term.coef, t)) continue;
-    if (chain.started()) chain.then(NodeKind::Add, term.atom, term.coef);
-    else chain.start(term.atom, term.coef);
-  }
+  for (const LinearTerm& term : form.terms)
+    if (!is_subtracted(term.coef, t)) chain.append(NodeKind::Add, term.atom, term.coef);
   // "5 - x" reads better than "0 - x + 5".
   bool constant_first = !chain.started() && form.constant > 0;
-  if (!chain.started()) chain.start(Expr(), constant_first ? form.constant : 0);
+  if (!chain.started()) chain.append(NodeKind::Add, Expr(), constant_first ? form.constant : 0);
   for (const LinearTerm& term : form.terms)
-    if (is_subtracted(term.coef, t)) chain.then(NodeKind::Sub, term.atom, -term.coef);
+    if (is_subtracted(term.coef, t)) chain.append(NodeKind::Sub, term.atom, -term.coef);
   if (constant_first || form.constant == 0) return chain.result();
-  if (is_subtracted(form.constant, t)) chain.then(NodeKind::Sub, Expr(), -form.constant);
-  else chain.then(NodeKind::Add, Expr(), form.constant);
+  if (is_subtracted(form.constant, t)) chain.append(NodeKind::Sub, Expr(), -form.constant);
+  else chain.append(NodeKind::Add, Expr(), form.constant);
   return chain.result();
 }
 
