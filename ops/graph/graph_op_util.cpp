@@ -34,6 +34,15 @@ int64_t layout_block(const std::string& layout, char dim) {
 
 std::string nchw_layout(int64_t block) { return block > 0 ? "NCHW" + std::to_string(block) + "c" : "NCHW"; }
 
+bool pointwise_window(const Attributes& attrs, const std::vector<int64_t>& kernel_shape) {
+  auto all = [&](const char* name, int64_t v) {
+    Ints values = attrs.ints(name, {});
+    return std::all_of(values.begin(), values.end(), [&](int64_t x) { return x == v; });
+  };
+  return kernel_shape.size() >= 4 && kernel_shape[2] == 1 && kernel_shape[3] == 1 && all("strides", 1) &&
+         all("pads", 0) && all("dilations", 1);
+}
+
 void check_input_count(const std::vector<Tensor>& inputs, size_t min, size_t max, const char* op) {
   if (inputs.size() < min || inputs.size() > max) {
     if (min == max) user_error(op, " takes ", min, " inputs; ", inputs.size(), " were given");

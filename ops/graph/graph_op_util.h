@@ -62,6 +62,11 @@ int64_t layout_block(const std::string& layout, char dim);
 // The image-batch layout with channels in blocks of `block`: "NCHW16c"; plain "NCHW" for block 0.
 std::string nchw_layout(int64_t block);
 
+// Whether a convolution with these attributes and a kernel of `kernel_shape` (OIHW, or blocked
+// OIHW[x]i[y]o: its dimensions 2 and 3 are the window) is 1x1, stride 1, unpadded and undilated:
+// each output pixel reads only the same pixel of its input.
+bool pointwise_window(const Attributes& attrs, const std::vector<int64_t>& kernel_shape);
+
 // UserError unless there are between `min` and `max` inputs.
 void check_input_count(const std::vector<Tensor>& inputs, size_t min, size_t max, const char* op);
 // UserError unless `t` has `rank` dimensions.

@@ -24,13 +24,16 @@
 // On AVX2 the defaults measured fastest: ResNet-18's convolutions run faster on input blocks of 8
 // than of 16, transforms included. Constant dense weights are packed into the panels of the
 // GEMM schedule (dense_packed), so no kernel run packs them again; at batch 1 in panels of four
-// vectors (ops::dense_panel_width).
+// vectors (ops::dense_panel_width). A 1x1 stride-1 convolution whose rows leave a 16-register tile
+// too few accumulators (7x7 outputs) is marked pixel_tiles, to be computed over its flattened
+// pixels (ops/conv2d_pixels.h; parameter pixel_tiles).
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
 
 #include "ops/conv2d_nchwc.h"
+#include "ops/conv2d_pixels.h"
 #include "ops/conv2d_winograd.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/gemm.h"
@@ -77,6 +80,7 @@ const std::set<std::string> kPools = {"max_pool2d", "avg_pool2d", "global_avg_po
 struct BlockSource {
   bool conv_input_from_producer, depthwise_from_producer;
   bool winograd;  // 3×3 stride-1 convolutions by Winograd where ops::winograd_tile says it pays
+  bool pixel_tiles;  // 1×1 stride-1 ones over their flattened pixels where ops::pixel_tiles_pay says so
 };
 
 class LayoutRewriter {
@@ -136,6 +140,9 @@ class LayoutRewriter {
         ValueId w = add_weight(node.inputs[1], layout, [&] { return ops::winograd_weights(*weight, m, b.ob); });
         return g_.add_op("conv2d_winograd_nchwc", {in, w}, attrs);
       }
+      if (blocks_.pixel_tiles && ops::pointwise_window(node.attrs, weight->shape()) &&
+          ops::pixel_tiles_pay(x.shape[3], b.ob, target_.cpu()))
+        attrs.set("pixel_tiles", 1);
       std::string layout = "OIHW" + std::to_string(ib) + "i" + std::to_string(b.ob) + "o";
       ValueId w = add_weight(node.inputs[1], layout, [&] { return blocked_kernel(*weight, ib, b.ob); });
       return g_.add_op("conv2d_nchwc", {in_layout(data, ops::nchw_layout(ib)), w}, attrs);
@@ -329,6 +336,10 @@ const std::vector<ParamSpec> kParams = {
     {"winograd", ParamType::Bool, true,
      "3x3 stride-1 convolutions by Winograd's F(m x m, 3 x 3), weights transformed at compile time, where "
      "ops::winograd_tile says it pays (m = 4 from 16 tiles of 4 x 4, m = 2 on 7 x 7; 64 channels or more)"},
+    {"pixel_tiles", ParamType::Bool, true,
+     "1x1 stride-1 unpadded convolutions computed over their flattened pixels (attribute pixel_tiles of "
+     "conv2d_nchwc) where ops::pixel_tiles_pay says it pays: 16 vector registers, outputs at most 14 wide whose "
+     "row tiles leave one with too few accumulators (7 x 7)"},
 };
 
 }  // namespace
@@ -340,7 +351,7 @@ TESSEL_REGISTER_PLUGIN(GraphPass, layout,
                          return std::make_unique<AlterLayout>(
                              BlockSource{p.get_string("conv_input_block") == "producer",
                                          p.get_string("depthwise_block") == "producer",
-                                         p.get_bool("winograd")});
+                                         p.get_bool("winograd"), p.get_bool("pixel_tiles")});
                        });
 
 }  // namespace tessel::graph

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ops/graph/graph_op_util.h"
 #include "passes/graph/graph_pass.h"
 #include "support/registry.h"
 
@@ -54,7 +55,8 @@ class BlockFusion {
     int p = only_reader(d);
     if (p == kNone || merged[p] || !pointwise_conv(p)) return {};
     int e = producer_of_data(d);
-    if (e == kNone || merged[e] || anchor_op(e) != "conv2d_nchwc" || only_reader(e) != d) return {d, p};
+    if (e == kNone || merged[e] || anchor_op(e) != "conv2d_nchwc" || over_pixels(e) || only_reader(e) != d)
+      return {d, p};
     return {e, d, p};
   }
 
@@ -62,6 +64,10 @@ class BlockFusion {
     NodeId a = groups_[group].anchor;
     return a < 0 ? "" : g_.node(a).op;
   }
+
+  // Whether group `i`'s anchor is a convolution computed over its flattened pixels
+  // (ops/conv2d_pixels.h): a block's stages are tiled by rows, which those are not.
+  bool over_pixels(int i) const { return g_.node(groups_[i].anchor).attrs.get_int("pixel_tiles", 0) != 0; }
 
   // The one group reading group `i`'s one output (not a graph output), or kNone.
   int only_reader(int i) const {
@@ -80,14 +86,10 @@ class BlockFusion {
   // only the same rows of its input, so the producers' tiles need no halo.
   bool pointwise_conv(int i) const {
     if (anchor_op(i) != "conv2d_nchwc") return false;
+    if (over_pixels(i)) return false;
     const Node& conv = g_.node(groups_[i].anchor);
     const std::vector<int64_t>& kernel = g_.value(conv.inputs.at(1)).type.shape;
-    auto all = [&](const char* name, int64_t v) {
-      Ints values = conv.attrs.ints(name, {});
-      return std::all_of(values.begin(), values.end(), [&](int64_t x) { return x == v; });
-    };
-    return kernel.size() == 6 && kernel[2] == 1 && kernel[3] == 1 && conv.attrs.get_int("groups", 1) == 1 &&
-           all("strides", 1) && all("pads", 0) && all("dilations", 1);
+    return kernel.size() == 6 && conv.attrs.get_int("groups", 1) == 1 && ops::pointwise_window(conv.attrs, kernel);
   }
 
   // The group producing the data input of group `i`'s anchor, or kNone (a graph input).

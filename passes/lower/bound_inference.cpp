@@ -2,7 +2,9 @@
 // every loop a producer's region depends on are known when the producer is reached.
 #include "passes/lower/bound_inference.h"
 
+#include <algorithm>
 #include <optional>
+#include <variant>
 
 #include "ir/mutator.h"
 #include "ir/visitor.h"
@@ -45,10 +47,20 @@ VarIntervals relaxed_loops(const PlannedStage& producer, const PlannedStage& con
   return relax;
 }
 
-// The consumer's reads of `op` with its root axes replaced by their loop-variable values.
+bool has_fused_loops(const StageNode& stage) {
+  return std::any_of(stage.relations.begin(), stage.relations.end(),
+                     [](const IterRelation& r) { return std::holds_alternative<FuseRelation>(r); });
+}
+
+// The consumer's reads of `op` with its root axes replaced by their loop-variable values. Where the
+// consumer fused loops, an index is simplified before its interval is taken: a read at y * W + x
+// of a stage whose y and x are one fused loop f (y = f / W, x = f % W) is a read at f, whose
+// interval over a tile of f is the tile, where y and x taken apart would give whole rows
+// (ops/conv2d_pixels.h).
 std::vector<std::vector<Expr>> reads_in_loop_vars(const PlannedStage& consumer, const OperationNode* op,
                                                   const AxisRanges& consumer_ranges) {
   LeafMapping mapping = map_leaves_to_roots(*consumer.stage, consumer_ranges);
+  bool fused = has_fused_loops(*consumer.stage);
   std::unordered_map<const VarNode*, Expr> roots;
   for (const IterVar& axis : consumer.op->axis) roots[var_of(axis)] = mapping.values.at(axis.get());
   for (const IterVar& axis : consumer.op->reduce_axis) roots[var_of(axis)] = mapping.values.at(axis.get());
@@ -56,7 +68,10 @@ std::vector<std::vector<Expr>> reads_in_loop_vars(const PlannedStage& consumer, 
   for (const TensorRead* read : tensor_reads(consumer.body)) {
     if (read->op.get() != op) continue;
     std::vector<Expr>& indices = reads.emplace_back();
-    for (const Expr& index : read->indices) indices.push_back(substitute(index, roots));
+    for (const Expr& index : read->indices) {
+      Expr value = substitute(index, roots);
+      indices.push_back(fused ? simplify(value) : value);
+    }
   }
   return reads;
 }

@@ -156,6 +156,25 @@ TEST_CASE("layout: 3x3 stride-1 convolutions of 64 channels or more by Winograd,
   CHECK(op_counts(direct.graph).count("conv2d_winograd_nchwc") == 0);
 }
 
+TEST_CASE("layout: 1x1 convolutions at 7x7 over their flattened pixels on 16 registers", "[graph][layout]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 32, 7, 7}));
+  ValueId c1 = g.add_op("relu", {g.add_op("conv2d", {x, weight(g, "w1", {64, 32, 1, 1}, 1)})});
+  ValueId c2 = g.add_op("conv2d", {c1, weight(g, "w2", {32, 64, 3, 3}, 2)}, {{"pads", Ints{1, 1, 1, 1}}});
+  g.add_output(g.add_op("conv2d", {c2, weight(g, "w3", {16, 32, 1, 1}, 3)}, {}, "", "y"));
+  auto marked = [](const Graph& opt) {
+    int count = 0;
+    for (NodeId n : opt.nodes())
+      count += opt.node(n).op == "conv2d_nchwc" && opt.node(n).attrs.get_int("pixel_tiles", 0) != 0;
+    return count;
+  };
+  OptimizedGraph opt = optimize_graph(g, {"layout"}, avx2());
+  CHECK(marked(opt.graph) == 2);  // the two 1x1 convolutions, not the 3x3 one
+  check_same_output(g, opt.graph, 1e-4, 1e-5);  // unscaled weights: outputs in the tens
+  CHECK(marked(optimize_graph(g, {"layout{pixel_tiles=false}"}, avx2()).graph) == 0);
+  CHECK(marked(optimize_graph(g, {"layout"}, Target::parse("llvm_cpu -isa=avx512")).graph) == 0);
+}
+
 TEST_CASE("layout: depthwise convolutions, narrow blocks, a blocked graph output", "[graph][layout]") {
   Graph g;
   ValueId x = g.add_input("x", f32({1, 8, 10, 10}));

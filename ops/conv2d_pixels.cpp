@@ -1,0 +1,88 @@
+// conv2d_nchwc over flattened pixels and its CPU schedule (ops/conv2d_pixels.h).
+#include "ops/conv2d_pixels.h"
+
+#include "ops/cpu_tiles.h"
+#include "ops/op_schedule.h"
+#include "support/error.h"
+#include "support/registry.h"
+
+namespace tessel::ops {
+
+namespace {
+
+constexpr int64_t kPixelTileMaxWidth = 14;
+
+// Columns of the default row tile of a conv2d_nchwc output block of `out_block` channels on
+// `cpu` (conv2d_fallback_config's, one block per tile).
+int64_t row_tile_columns(int64_t width, int64_t out_block, const CpuDescription& cpu) {
+  int64_t lanes = float_lanes(cpu);
+  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), kWindowAccumulatorCap);
+  return register_tile_size(width, accumulators * lanes / std::max(out_block, lanes), cpu);
+}
+
+void check_pixel_operands(const Tensor& data, const Tensor& kernel) {
+  if (data.ndim() != 5 || kernel.ndim() != 6)
+    user_error("conv2d_nchwc_pixels: data must be 5-D (NCHWc) and kernel 6-D (OIHWio); got ", data.ndim(),
+               "-D and ", kernel.ndim(), "-D");
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  if (k[2] != 1 || k[3] != 1 || k[1] != d[1] || k[4] != d[4])
+    user_error("conv2d_nchwc_pixels: the kernel (", k[2], "x", k[3], ", ", k[1], " input blocks of ", k[4],
+               ") is not an ungrouped 1x1 kernel over the data's ", d[1], " blocks of ", d[4], "; use conv2d_nchwc");
+}
+
+}  // namespace
+
+bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu) {
+  if (unrolled_window_fits(cpu) || width > kPixelTileMaxWidth) return false;
+  int64_t columns = row_tile_columns(width, out_block, cpu);
+  int64_t last = width % columns;
+  return last > 0 && last * float_vectors(cpu, out_block) < cpu.min_accumulators();
+}
+
+Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::string& name) {
+  check_pixel_operands(data, kernel);
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  int64_t width = d[3];
+  IterVar icc = reduce_axis(k[1], "icc"), icb = reduce_axis(k[4], "icb");
+  Tensor sum_over_pixels = compute({d[0], k[0], d[2] * width, k[5]}, [&](Var n, Var occ, Var p, Var ocb) {
+    return sum(data(n, icc, p / Expr(width), p % Expr(width), icb) * kernel(occ, icc, 0, 0, icb, ocb), {icc, icb});
+  }, name + ".sum", "conv2d_nchwc_pixels.sum");
+  return compute({d[0], k[0], d[2], width, k[5]}, [&](Var n, Var occ, Var y, Var x, Var ocb) {
+    return sum_over_pixels(n, occ, y * Expr(width) + x, ocb);
+  }, name, "conv2d_nchwc_pixels");
+}
+
+Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target) {
+  TESSEL_CHECK(output.ndim() == 5, "conv2d_nchwc_pixels output '", output.name(), "' must be 5-D");
+  const CpuDescription& cpu = target.cpu();
+  Schedule s = create_schedule({output});
+  Tensor acc = output_accumulator(s, output);  // the 4-D reduction; the view and any tail inlined
+  int64_t block_vectors = float_vectors(cpu, output.shape()[4]);
+  int64_t per_vector = accumulator_budget(cpu, block_vectors, kWindowAccumulatorCap) / block_vectors;
+  int64_t tile = register_tile_size(output.shape()[2] * output.shape()[3], std::max<int64_t>(1, per_vector), cpu);
+
+  Stage c = s[output];
+  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), tile);
+  c.unroll(pixels);
+  c.vectorize(c.axis(4));
+  IterVar parallel = c.fuse(c.axis(1), tiles);
+  c.parallel(parallel);
+
+  Stage a = s[acc];
+  a.compute_at(c, parallel);
+  a.reorder({a.reduce_axis(0), a.reduce_axis(1), a.axis(2), a.axis(3)});  // the tile innermost
+  a.unroll(a.axis(2));
+  a.vectorize(a.axis(3));
+  return s;
+}
+
+TESSEL_REGISTER_OP_SCHEDULE(conv2d_nchwc_pixels, cpu,
+                            "1x1 conv2d NCHWc over flattened pixels on CPU: pixels x output-block register tile "
+                            "(the 16-register default for outputs whose rows leave too few accumulators)",
+                            {}, [](const PluginParams&) -> std::unique_ptr<OpSchedule> {
+                              return std::make_unique<FunctionSchedule>(schedule_conv2d_nchwc_pixels);
+                            });
+
+}  // namespace tessel::ops

@@ -1,0 +1,38 @@
+// A 1x1, stride-1, unpadded, ungrouped conv2d_nchwc computed over the flattened pixels of each
+// channel block, so that a register tile may span output rows. Such a convolution reads input
+// pixel p for output pixel p, and NCHWc stores a block's pixels row after row, so the H x W output
+// is one axis of H*W pixels. The row tiles of 16 vector registers split a 7-wide row into 4 + 3
+// columns, and the 3-column tile holds 6 accumulators, too few to hide the FMA latency (8 with
+// two 4-cycle pipes); over the flattened pixels every tile but the last holds 12. A schedule of
+// the 5-D convolution cannot tile that way: fusing its row and column loops gives each tile a
+// region of whole rows (bound inference works on boxes), so the reduction itself is 4-D here.
+//
+//   Tensor out = conv2d_nchwc_pixels(data, kernel);               // [N, O/ob, H, W, ob]
+//   Schedule s = default_schedule(out, Target::parse("llvm_cpu -isa=avx2"));
+#pragma once
+#include "ir/schedule.h"
+#include "target/target.h"
+
+namespace tessel::ops {
+
+// The convolution of data [N, C/ib, H, W, ib] with a 1x1 kernel [O/ob, C/ib, 1, 1, ib, ob]: a
+// reduction [N, O/ob, H*W, ob] tagged "conv2d_nchwc_pixels.sum" and, returned, its NCHWc view
+// [N, O/ob, H, W, ob] tagged "conv2d_nchwc_pixels" (an element-wise stage the schedule inlines).
+Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::string& name = "conv2d_nchwc");
+
+// Whether a 1x1, stride-1, unpadded, ungrouped convolution whose output is `width` wide, in
+// blocks of `out_block` channels, runs over its pixels on `cpu`: with 16 vector registers, where
+// the default row tiles leave one with fewer accumulators than hide the FMA latency, on outputs at
+// most 14 wide. Measured on Zen 5 under the AVX2 ceiling, 1 thread, MobileNet-V2's 1x1 layers at
+// 7x7 alone: 1.17-1.22x faster over the pixels (160->960 165 -> 136 us, 320->1280 482 -> 404);
+// at 14x14 within -3..+5%, at 28x28 and 56x56 1-6% faster, where those layers run in fused
+// blocks instead (passes/graph/fuse_blocks.cpp).
+bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu);
+
+// The default schedule of a conv2d_nchwc_pixels `output` (or of a fused group's output reading
+// it): tiles of register_tile_size(H*W, accumulators per vector column) pixels × the output
+// block, threads over (output block, pixel tile), the reduction over input blocks outside the
+// tile. Registered as "conv2d_nchwc_pixels@cpu".
+Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target);
+
+}  // namespace tessel::ops
