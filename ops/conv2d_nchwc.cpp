@@ -111,7 +111,7 @@ bool narrow_pointwise(const Tensor& output, const CpuDescription& cpu) {
 // gets proportionally more columns (register_tile_size prefers a divisor of OW).
 int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const CpuDescription& cpu) {
   int64_t block = output.shape()[4], ow = output.shape()[3];
-  int64_t lanes = float_lanes(cpu), block_vectors = float_vectors(cpu, block);
+  int64_t block_vectors = float_vectors(cpu, block);
   if (channel_blocks > 1 && fma_broadcast_operands(cpu)) {  // partial-vector blocks: the budget shared
     int64_t accumulators = accumulator_budget(cpu, channel_blocks * block_vectors, kWindowAccumulatorCap);
     return register_tile_size(ow, accumulators / channel_blocks, cpu);
@@ -122,8 +122,7 @@ int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const
     return register_tile_size(ow, latency_columns, cpu);
   }
   int64_t cap = narrow_pointwise(output, cpu) ? kNarrowPointwiseAccumulatorCap : kWindowAccumulatorCap;
-  int64_t accumulators = accumulator_budget(cpu, block_vectors, cap);
-  return register_tile_size(ow, accumulators * lanes / std::max(block, lanes), cpu);
+  return conv2d_row_tile_columns(ow, block, cap, cpu);
 }
 
 // Output rows per default register tile: 1, except for a narrow 1x1 convolution whose tile spans
@@ -141,6 +140,12 @@ int64_t default_tile_rows(const Tensor& output, int64_t columns, int64_t channel
 }
 
 }  // namespace
+
+int64_t conv2d_row_tile_columns(int64_t width, int64_t out_block, int64_t cap, const CpuDescription& cpu) {
+  int64_t lanes = float_lanes(cpu);
+  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), cap);
+  return register_tile_size(width, accumulators * lanes / std::max(out_block, lanes), cpu);
+}
 
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {
   auto [conv, data, kernel] = conv_operands(output);

@@ -40,6 +40,12 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
+// Columns of a register tile of one output block of `out_block` channels over an output `width`
+// wide, with at most `cap` accumulators: the budget counted in floats, so a block narrower than a
+// vector gets proportionally more columns, sized by register_tile_size (the default's rule for one
+// block per tile).
+int64_t conv2d_row_tile_columns(int64_t width, int64_t out_block, int64_t cap, const CpuDescription& cpu);
+
 // Output channel blocks one register tile of a conv2d_nchwc `output` spans on `cpu`
 // (WindowConfig::channel_blocks). Where the FMAs cannot take a broadcast operand from memory (AVX2)
 // and the block is one vector, a tile one vector wide issues a broadcast load per FMA; grouping up

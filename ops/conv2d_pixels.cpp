@@ -1,6 +1,7 @@
 // conv2d_nchwc over flattened pixels and its CPU schedule (ops/conv2d_pixels.h).
 #include "ops/conv2d_pixels.h"
 
+#include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
 #include "support/error.h"
@@ -11,14 +12,6 @@ namespace tessel::ops {
 namespace {
 
 constexpr int64_t kPixelTileMaxWidth = 14;
-
-// Columns of the default row tile of a conv2d_nchwc output block of `out_block` channels on
-// `cpu` (conv2d_fallback_config's, one block per tile).
-int64_t row_tile_columns(int64_t width, int64_t out_block, const CpuDescription& cpu) {
-  int64_t lanes = float_lanes(cpu);
-  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), kWindowAccumulatorCap);
-  return register_tile_size(width, accumulators * lanes / std::max(out_block, lanes), cpu);
-}
 
 void check_pixel_operands(const Tensor& data, const Tensor& kernel) {
   if (data.ndim() != 5 || kernel.ndim() != 6)
@@ -35,7 +28,7 @@ void check_pixel_operands(const Tensor& data, const Tensor& kernel) {
 
 bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu) {
   if (unrolled_window_fits(cpu) || width > kPixelTileMaxWidth) return false;
-  int64_t columns = row_tile_columns(width, out_block, cpu);
+  int64_t columns = conv2d_row_tile_columns(width, out_block, kWindowAccumulatorCap, cpu);
   int64_t last = width % columns;
   return last > 0 && last * float_vectors(cpu, out_block) < cpu.min_accumulators();
 }
