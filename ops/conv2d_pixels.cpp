@@ -52,9 +52,9 @@ Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target
   const CpuDescription& cpu = target.cpu();
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);  // the 4-D reduction; the view and any tail inlined
-  int64_t block_vectors = float_vectors(cpu, output.shape()[4]);
-  int64_t per_vector = accumulator_budget(cpu, block_vectors, kWindowAccumulatorCap) / block_vectors;
-  int64_t tile = register_tile_size(output.shape()[2] * output.shape()[3], std::max<int64_t>(1, per_vector), cpu);
+  // conv2d's row tile rule over the H*W pixels instead of a row's W columns
+  int64_t tile =
+      conv2d_row_tile_columns(output.shape()[2] * output.shape()[3], output.shape()[4], kWindowAccumulatorCap, cpu);
 
   Stage c = s[output];
   auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), tile);

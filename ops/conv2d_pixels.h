@@ -24,13 +24,13 @@ Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::
 // blocks of `out_block` channels, runs over its pixels on `cpu`: with 16 vector registers, where
 // the default row tiles leave one with fewer accumulators than hide the FMA latency, on outputs at
 // most 14 wide. Measured on Zen 5 under the AVX2 ceiling, 1 thread, MobileNet-V2's 1x1 layers at
-// 7x7 alone: 1.17-1.22x faster over the pixels (160->960 165 -> 136 us, 320->1280 482 -> 404);
+// 7x7 alone: 1.17-1.34x faster over the pixels (160->960 165 -> 137 us, 320->1280 500 -> 409);
 // at 14x14 within -3..+5%, at 28x28 and 56x56 1-6% faster, where those layers run in fused
 // blocks instead (passes/graph/fuse_blocks.cpp).
 bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu);
 
 // The default schedule of a conv2d_nchwc_pixels `output` (or of a fused group's output reading
-// it): tiles of register_tile_size(H*W, accumulators per vector column) pixels × the output
+// it): tiles of conv2d_row_tile_columns(H*W, ...) pixels (conv2d's row rule over all pixels) × the output
 // block, threads over (output block, pixel tile), the reduction over input blocks outside the
 // tile. Registered as "conv2d_nchwc_pixels@cpu".
 Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target);

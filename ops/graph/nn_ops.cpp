@@ -94,9 +94,8 @@ std::vector<Tensor> conv2d_nchwc_compute(const std::vector<Tensor>& in, const At
   const char* op = "conv2d_nchwc";
   Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW[x]i[y]o)");
   if (attrs.get_int("pixel_tiles", 0)) {  // set by the layout pass (ops/conv2d_pixels.h)
-    bool unit = w.params.stride == std::array<int64_t, 2>{1, 1} && w.params.dilation == std::array<int64_t, 2>{1, 1};
-    if (!unit || w.pads != std::array<int64_t, 4>{} || w.params.groups != 1)
-      user_error(op, ": pixel_tiles needs stride 1, no padding and one group; drop the attribute");
+    if (!pointwise_window(attrs, in[1].shape()) || w.params.groups != 1)
+      user_error(op, ": pixel_tiles needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
     return {conv2d_nchwc_pixels(in[0], in[1], op)};
   }
   return {conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
