@@ -126,11 +126,11 @@ void check_arg_count(const Intrinsic& self, const std::vector<Expr>& args, size_
 }
 
 DataType check_address_arg(const Intrinsic& self, const std::vector<Expr>& args, size_t i) {
-  auto* element = args[i].as<Load>();
-  if (!element || element->type.is_vector())
+  const Expr& element = args[i];
+  if (!(element.as<Load>() || element.as<TensorRead>()) || element.type().is_vector())
     intrinsic_arg_error(self, "argument " + std::to_string(i) +
                                   " is an address: pass a scalar load of the element, e.g. load(buffer, index)");
-  return element->type;
+  return element.type();
 }
 
 void check_int_arg(const Intrinsic& self, const std::vector<Expr>& args, size_t i) {

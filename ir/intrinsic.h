@@ -14,7 +14,8 @@
 // passes keep each such Evaluate, executed as often as before and in the same order.
 //
 // Address arguments: an intrinsic that works on memory takes the address of a buffer element as a
-// scalar Load of that element (printed `&C[i]`); the element is not read.
+// scalar Load of that element (printed `&C[i]`); the element is not read. Before storage
+// flattening it may be a TensorRead of the element, which flattening turns into that Load.
 //
 //   Stmt zero = make_evaluate(call("fill", {load(acc, 0), make_float(0.0), 16}));
 //   register_intrinsic({"gpu.barrier", CallEffect::Opaque, "() -> int32", "block-wide barrier",

@@ -205,6 +205,14 @@ void Stage::pragma(const IterVar& axis, const std::string& key, Expr value) {
   on_axis.push_back({key, std::move(value)});
 }
 
+void Stage::prefetch(const Tensor& tensor, const IterVar& axis, int offset) {
+  leaf_position(axis, "prefetch");
+  if (offset < 1)
+    user_error("prefetch: the offset of '", tensor.name(), "' on axis '", axis.name(), "' of stage '", name(),
+               "' is ", offset, "; it counts iterations ahead and must be at least 1");
+  node_->prefetches[axis.get()].push_back({tensor, offset});
+}
+
 void Stage::compute_past_edge(const IterVar& axis) {
   const auto& roots = node_->op->axis;
   if (std::none_of(roots.begin(), roots.end(), [&](const IterVar& r) { return r.same_as(axis); }))
@@ -402,7 +410,8 @@ Tensor Schedule::cache_write(const Tensor& t) {
   Stage stage = (*this)[t];
   Tensor op = stage->op;
   if (op->is_placeholder()) user_error("cache_write: '", op.name(), "' is an input placeholder");
-  if (!stage->relations.empty() || !stage->for_kinds.empty() || !stage->pragmas.empty())
+  if (!stage->relations.empty() || !stage->for_kinds.empty() || !stage->pragmas.empty() ||
+      !stage->prefetches.empty())
     user_error("cache_write: stage '", op.name(), "' already has loop transformations; call cache_write first");
   std::unordered_map<const VarNode*, Expr> to_cache_axes;
   Tensor cache = compute(op.shape(), [&](const std::vector<Var>& i) {

@@ -62,6 +62,13 @@ struct Pragma {
   Expr value;
 };
 
+// A software prefetch at a loop (Stage::prefetch): each iteration hints the part of `tensor` that
+// the iteration `offset` later reads.
+struct Prefetch {
+  Tensor tensor;
+  int offset;
+};
+
 struct StageNode {
   Tensor op;      // the operation computed now (cache primitives may replace it)
   Tensor origin;  // the operation the stage was created for
@@ -71,6 +78,7 @@ struct StageNode {
   std::unordered_map<const IterVarNode*, ForKind> for_kinds;        // loops that are not Serial
   std::unordered_map<const IterVarNode*, std::string> thread_tags;  // of the ThreadBinding loops
   std::unordered_map<const IterVarNode*, std::vector<Pragma>> pragmas;
+  std::unordered_map<const IterVarNode*, std::vector<Prefetch>> prefetches;
   std::unordered_set<const IterVarNode*> past_edge;  // root axes computed past the edge (compute_past_edge)
   std::optional<MemoryScope> scope;  // from set_scope; unset: "local" for a realized intermediate
   AttachKind attach = AttachKind::Root;
@@ -124,6 +132,11 @@ class Stage {
   // A hint `key` (letters, digits, '_') with a constant value on the loop of `axis`: lowering
   // wraps the loop in an AttrStmt "pragma_<key>". Back ends that do not know a pragma ignore it.
   void pragma(const IterVar& axis, const std::string& key, Expr value = Expr(1));
+  // Software prefetch (TVM's prefetch, Halide's Func::prefetch): each iteration of the loop of
+  // `axis` first hints the cache lines of `tensor` (one the stage reads inside that loop) that
+  // the iteration `offset` (>= 1) later will read (passes/lower/prefetch.h). For weights that
+  // come from memory: pick the offset so that `offset` iterations take about a memory latency.
+  void prefetch(const Tensor& tensor, const IterVar& axis, int offset);
   // For a stage computed at a consumer's loop: the points of its data-parallel root `axis` that
   // the consumer's tile reaches past the tensor's edge (a non-dividing split) are computed, not
   // guarded away point by point, so the partial tile runs the whole tile's vector code. Only for

@@ -4,6 +4,7 @@
 #include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
 #include "ops/op_schedule.h"
+#include "ops/weight_prefetch.h"
 #include "support/error.h"
 #include "support/registry.h"
 
@@ -68,6 +69,8 @@ Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target
   a.reorder({a.reduce_axis(0), a.reduce_axis(1), a.axis(2), a.axis(3)});  // the tile innermost
   a.unroll(a.axis(2));
   a.vectorize(a.axis(3));
+  Tensor kernel = window_operands(output, "conv2d_nchwc_pixels.sum").kernel;  // each icb step reads one ob row
+  prefetch_weights(a, kernel, a.reduce_axis(1), kernel.shape()[5] * kernel.dtype().bytes(), cpu.prefetch_bytes);
   return s;
 }
 

@@ -49,6 +49,11 @@ struct WindowConfig {
   // (rows_outer and a pad per row or thread do not apply: the pad runs at the root). Ignored for a
   // stage computed in another's loop (a fused block's producers and output).
   int64_t reduce_chunk = 0;
+  // Bytes of a 1x1 kernel to prefetch ahead of its reads, in the reduction loop that walks it in
+  // memory order (ops/weight_prefetch.h); 0: none. conv2d_nchwc's schedule applies it (its
+  // fallback takes the target's CpuDescription::prefetch_bytes); fused blocks, whose small kernels
+  // stay in cache, and the other window ops ignore it.
+  int64_t prefetch_bytes = 0;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write

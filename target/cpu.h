@@ -34,6 +34,11 @@ struct CpuDescription {
   int64_t l2_bytes = 512 << 10;  // per core
   int64_t l3_bytes = 16 << 20;   // shared by all cores
   int threads = 1;             // worker threads a kernel's parallel loops may use
+  // Bytes ahead of its reads that a kernel streaming weights prefetches them (Stage::prefetch),
+  // 0 for none. In a model every layer's weights come from memory, and the hardware prefetchers
+  // stop at each 4 KiB page; two pages ahead cover a memory latency on the machines measured
+  // (docs/graph.md, "Weight prefetch").
+  int64_t prefetch_bytes = 8 << 10;
 
   // Elements of `element_bits` bits in one vector register.
   int lanes(int element_bits) const { return vector_bits / element_bits; }

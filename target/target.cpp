@@ -12,7 +12,8 @@ namespace tessel {
 namespace {
 
 const std::vector<std::string> kCpuKinds = {"llvm_cpu", "c_source"};
-const std::vector<std::string> kCpuAttributes = {"isa", "threads", "fma-units", "fma-latency", "l1", "l2", "l3"};
+const std::vector<std::string> kCpuAttributes = {"isa", "threads", "fma-units", "fma-latency",
+                                                  "l1",  "l2",      "l3",        "prefetch"};
 
 struct KindTable {
   std::mutex mutex;
@@ -29,6 +30,7 @@ bool is_cpu_kind(const std::string& kind) {
 }
 
 std::string byte_size_text(int64_t bytes) {
+  if (bytes == 0) return "0";
   if (bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + "M";
   if (bytes % (1 << 10) == 0) return std::to_string(bytes >> 10) + "K";
   return std::to_string(bytes);
@@ -70,6 +72,8 @@ void set_cpu_attribute(CpuDescription& cpu, const std::string& target, const std
   } else if (name == "l1" || name == "l2" || name == "l3") {
     int64_t bytes = positive_value(target, name, value, true);
     (name == "l1" ? cpu.l1d_bytes : name == "l2" ? cpu.l2_bytes : cpu.l3_bytes) = bytes;
+  } else if (name == "prefetch") {
+    cpu.prefetch_bytes = value == "0" ? 0 : positive_value(target, name, value, true);
   } else {
     user_error("target '", target, "': unknown attribute -", name, " for a CPU target; valid: -",
                join_list(kCpuAttributes));
@@ -184,7 +188,7 @@ std::string Target::str() const {
     out += std::string(" -isa=") + isa_name(cpu_.isa) + " -threads=" + std::to_string(cpu_.threads) +
            " -fma-units=" + std::to_string(cpu_.fma_units) + " -fma-latency=" + std::to_string(cpu_.fma_latency) +
            " -l1=" + byte_size_text(cpu_.l1d_bytes) + " -l2=" + byte_size_text(cpu_.l2_bytes) +
-           " -l3=" + byte_size_text(cpu_.l3_bytes);
+           " -l3=" + byte_size_text(cpu_.l3_bytes) + " -prefetch=" + byte_size_text(cpu_.prefetch_bytes);
   }
   for (const auto& [name, value] : attributes_) out += " -" + name + "=" + value;
   return out;

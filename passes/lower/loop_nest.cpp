@@ -6,6 +6,7 @@
 
 #include "ir/mutator.h"
 #include "ir/visitor.h"
+#include "passes/lower/prefetch.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -71,6 +72,7 @@ class NestBuilder {
       if (pos < 0) break;
       body = attach_(pos, body);
       const IterVar& leaf = leaves_[pos];
+      body = with_prefetches(leaf, body);
       body = make_leaf_loop(stage_, leaf, leaf.var(), ranges_.at(leaf.get()).extent, body);
     }
     return body;
@@ -119,6 +121,16 @@ class NestBuilder {
     Stmt provide = make_provide(s_.op.ptr(), idx, combined);
     if (is_const_int(reduce.condition, 1)) return provide;
     return make_if(substitute(reduce.condition, roots_), provide);
+  }
+
+  // The loop's prefetches (Stage::prefetch) run first in each iteration.
+  Stmt with_prefetches(const IterVar& leaf, const Stmt& body) const {
+    auto found = stage_.prefetches.find(leaf.get());
+    if (found == stage_.prefetches.end()) return body;
+    std::vector<Stmt> seq;
+    for (const Prefetch& p : found->second) seq.push_back(prefetch_ahead(p.tensor, leaf.var(), p.offset, body));
+    seq.push_back(body);
+    return make_seq(seq);
   }
 
   Stmt guarded(Stmt body, int level) const {

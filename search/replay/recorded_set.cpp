@@ -109,7 +109,10 @@ std::vector<fs::path> search_dirs() {
 }  // namespace
 
 Target RecordedWorkload::replay_target() const {
-  return target_resolved.empty() ? Target::parse(target).with_threads(1) : Target::parse(target_resolved);
+  auto measured = [](const std::string& text) {
+    return Target::parse(text.find(" -prefetch=") == std::string::npos ? text + " -prefetch=0" : text);
+  };
+  return target_resolved.empty() ? measured(target).with_threads(1) : measured(target_resolved);
 }
 
 nlohmann::json RecordedWorkload::describe_space(const ConfigSpace& space) {

@@ -43,7 +43,8 @@ struct RecordedWorkload {
   // The target a replay builds its task for, so its programs (what a cost model reads) are those
   // that were measured: target_resolved, or, in sets recorded before it was kept, `target` on one
   // thread. Their programs did not depend on the thread count, which today's do only through a
-  // pad per thread (ops/window_schedule.h) that one thread does not use.
+  // pad per thread (ops/window_schedule.h) that one thread does not use. A recorded target
+  // without a -prefetch attribute predates weight prefetch: it replays with -prefetch=0.
   Target replay_target() const;
 };
 

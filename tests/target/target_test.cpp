@@ -37,7 +37,8 @@ TEST_CASE("an ISA attribute sets the vector width and register count of its leve
 
 TEST_CASE("str() is canonical and parses back to the same target; key() keeps kind and ISA", "[target]") {
   for (const char* text : {"llvm_cpu", "llvm_cpu -isa=avx2", "llvm_cpu -isa=avx512 -threads=1",
-                           "c_source -isa=sse4 -l1=48K -l2=1M -l3=32M -fma-units=1", "llvm_cpu --isa=avx2"}) {
+                           "c_source -isa=sse4 -l1=48K -l2=1M -l3=32M -fma-units=1", "llvm_cpu --isa=avx2",
+                           "llvm_cpu -prefetch=0", "llvm_cpu -prefetch=12K"}) {
     Target t = Target::parse(text);
     INFO(text << " -> " << t.str());
     CHECK(Target::parse(t.str()) == t);
@@ -49,6 +50,14 @@ TEST_CASE("str() is canonical and parses back to the same target; key() keeps ki
   CHECK(t.cpu().l2_bytes == (1 << 20));
   CHECK(t.with_threads(2).cpu().threads == 2);
   CHECK(t.with_threads(2).key() == t.key());
+}
+
+TEST_CASE("the prefetch attribute sets how far ahead kernels prefetch their weights; 0 switches it off", "[target]") {
+  CHECK(Target::parse("llvm_cpu").cpu().prefetch_bytes == 8 << 10);
+  CHECK(Target::parse("llvm_cpu -prefetch=0").cpu().prefetch_bytes == 0);
+  CHECK(Target::parse("llvm_cpu -prefetch=16K").cpu().prefetch_bytes == 16 << 10);
+  CHECK(Target::parse("llvm_cpu -prefetch=0").key() == Target::parse("llvm_cpu").key());  // records still apply
+  require_user_error([] { Target::parse("llvm_cpu -prefetch=-4K"); }, {"-prefetch=-4K", "positive size"});
 }
 
 TEST_CASE("a target above the host's ISA cannot run here, one at or below it can", "[target]") {

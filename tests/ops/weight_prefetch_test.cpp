@@ -1,0 +1,105 @@
+// Weight prefetch in the default schedules (ops/weight_prefetch.h): a 1x1 conv2d_nchwc and the
+// pixel form prefetch their kernel the target's -prefetch bytes ahead in the icb loop, on AVX2 and
+// AVX-512 alike; a 3x3 kernel and -prefetch=0 prefetch nothing; and the hints change no value.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <set>
+
+#include "datasets/workloads.h"
+#include "ir/printer.h"
+#include "ops/build.h"
+#include "ops/conv2d_pixels.h"
+#include "ops/op_schedule.h"
+#include "ops/workload_ops.h"
+#include "passes/lower/lower.h"
+#include "tests/ops/ops_test_util.h"
+
+using namespace tessel;
+using namespace tessel::ops;
+
+namespace {
+
+std::string lowered(const Schedule& s, const std::vector<Tensor>& args, const Target& target) {
+  return to_string(lower(s, args, "kernel", target));
+}
+
+std::string lowered_default(const OpInstance& op, const Target& target) {
+  return lowered(default_schedule(op.output, target), op.args(), target);
+}
+
+// The distinct prefetch statements of a printed function (loop partitioning may copy a loop body),
+// lines the printer wrapped joined again.
+std::set<std::string> prefetches(const std::string& text) {
+  std::string joined;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n') {
+      joined += text[i];
+      continue;
+    }
+    joined += '\n';
+    while (i + 1 < text.size() && text[i + 1] == ' ') ++i;  // a wrapped line's indent, or the next line's
+  }
+  std::set<std::string> found;
+  for (size_t at = joined.find("prefetch(&"); at != std::string::npos; at = joined.find("prefetch(&", at + 1)) {
+    size_t end = joined.find(')', at);
+    found.insert(joined.substr(at, end + 1 - at));
+  }
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("a 1x1 conv2d_nchwc prefetches its kernel -prefetch bytes ahead in the icb loop", "[ops][prefetch]") {
+  // 320 -> 1280 at 7x7: kernel [OC/ob, C/ib, 1, 1, ib, ob]; each icb step reads ob floats
+  for (const char* isa : {"avx2", "avx512"}) {
+    for (int64_t kib : {8, 16}) {
+      Target target = Target::parse(std::string("llvm_cpu -isa=") + isa + " -prefetch=" + std::to_string(kib) + "K");
+      OpInstance op = conv2d_instance(parse_conv2d_shape("1,320,7,7,1280,1,1,0"), target);
+      int64_t ob = op.inputs[1].shape()[5], floats_ahead = kib * 1024 / 4;
+      std::string text = lowered_default(op, target);
+      INFO(isa << ", " << kib << " KiB:\n" << text);
+      // one prefetch per 16-float line of the step's ob floats, floats_ahead further on
+      std::set<std::string> found = prefetches(text);
+      REQUIRE(static_cast<int64_t>(found.size()) == ob / 16);
+      std::string first = "icb*" + std::to_string(ob) + " + " + std::to_string(floats_ahead) + "])";
+      CHECK(found.begin()->find(first) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("no weight prefetch for -prefetch=0 or a 3x3 kernel", "[ops][prefetch]") {
+  Target off = Target::parse("llvm_cpu -isa=avx512 -prefetch=0"), on = Target::parse("llvm_cpu -isa=avx512");
+  CHECK(prefetches(lowered_default(conv2d_instance(parse_conv2d_shape("1,320,7,7,1280,1,1,0"), off), off)).empty());
+  CHECK(prefetches(lowered_default(conv2d_instance(parse_conv2d_shape("1,64,56,56,64,3,1,1"), on), on)).empty());
+}
+
+TEST_CASE("the pixel form prefetches its kernel too", "[ops][prefetch]") {
+  Target target = Target::parse("llvm_cpu -isa=avx2");
+  Tensor x = placeholder({1, 20, 7, 7, 16}, DataType::float32(), "x");
+  Tensor k = placeholder({40, 20, 1, 1, 16, 32}, DataType::float32(), "k");
+  Tensor out = conv2d_nchwc_pixels(x, k);
+  std::string text = lowered(default_schedule(out, target), {x, k, out}, target);
+  INFO(text);
+  std::set<std::string> found = prefetches(text);
+  REQUIRE(found.size() == 2);  // 32 floats a step: two lines
+  CHECK(found.begin()->find("icb*32 + 2048])") != std::string::npos);  // 8 KiB ahead
+}
+
+TEST_CASE("weight prefetch changes no value of a compiled convolution", "[ops][prefetch]") {
+  for (const Target& runnable : test::runnable_cpu_targets()) {
+    Target on = Target::parse(runnable.str()), off = Target::parse(runnable.str() + " -prefetch=0");
+    OpInstance op = conv2d_instance(parse_conv2d_shape("1,64,7,7,128,1,1,0"), on);
+    NDArray x = test::random_array(op.inputs[0].shape(), 1), k = test::random_array(op.inputs[1].shape(), 2);
+    std::vector<NDArray> results;
+    for (const Target& t : {on, off}) {
+      NDArray out = NDArray::empty(op.output.shape(), op.output.dtype());
+      std::memset(out.data(), 0xff, out.nbytes());
+      NDArray xa = x, ka = k;
+      build(default_schedule(op.output, t), op.args(), "kernel", t)->run({&xa, &ka, &out});
+      results.push_back(out);
+    }
+    INFO(on.key());
+    CHECK(test::max_abs_diff(test::to_vector(results[0]), test::to_vector(results[1])) == 0);
+  }
+}
