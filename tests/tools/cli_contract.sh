@@ -421,7 +421,8 @@ nominal_ms = obj["flops"] / obj["peak_gflops"] * 1e-6
 assert 0 < obj["peak_ms"] <= nominal_ms * (1 + 1e-9), obj
 assert obj["peak_excludes_winograd"] == (obj["peak_ms"] < nominal_ms * (1 - 1e-9)), obj
 assert abs(obj["speedup_at_peak"] - obj["baseline_ms"] / obj["peak_ms"]) < 1e-6 * obj["speedup_at_peak"]
-assert obj["speedup_at_peak"] >= obj["speedup"], obj
+# not asserted: speedup_at_peak >= speedup. Both sides are measurements; on a loaded machine the
+# peak samples can run slow while a Tessel sample runs fast (seen once under ctest -j2).
 '; then pass; else fail "bench-model --json breaks the contract"; fi
 # bench-model --target: Tessel compiled for a lower ISA, libtorch's oneDNN held to it too.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --target "llvm_cpu -isa=sse4" --json 2>/dev/null | tail -n 1 | $py -c '
