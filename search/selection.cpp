@@ -65,9 +65,13 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
   std::vector<std::vector<double>> times(configs.size());
   std::vector<bool> failed(configs.size(), false);
   for (int round = 0; round < options.rounds; ++round) {
-    std::vector<MeasureResult> results = source.measure(configs);
-    for (size_t i = 0; i < configs.size(); ++i) {
-      if (results[i].ok()) times[i].push_back(results[i].timing.median_us);
+    // Each round starts at another candidate, so that no one of them is always measured first.
+    std::vector<Candidate> order;
+    for (size_t i = 0; i < configs.size(); ++i) order.push_back(configs[(i + round) % configs.size()]);
+    std::vector<MeasureResult> results = source.measure(order);
+    for (size_t j = 0; j < order.size(); ++j) {
+      size_t i = (j + round) % configs.size();
+      if (results[j].ok()) times[i].push_back(results[j].timing.median_us);
       else failed[i] = true;
     }
   }

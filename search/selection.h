@@ -3,7 +3,8 @@
 // partly luck, and a configuration that looked fastest can lose to another (or to the template's
 // default schedule) when measured again later. So after the search the tuner re-measures the run's
 // fastest few configurations together with the default configuration, in alternation over several
-// rounds (each round measures every candidate once, so a slow period hits all of them), and
+// rounds (each round measures every candidate once, so a slow period hits all of them, each round
+// starting at the next candidate, so that none is always the first a fresh runner times), and
 // chooses the one with the shortest median over the rounds. `tessel bench --tuned` compiles the
 // chosen configuration.
 //

@@ -43,6 +43,29 @@ class ScriptedSource : public MeasureSource {
   mutable size_t round_ = 0;
 };
 
+// Times each configuration at its base time, but the first of every batch three times slower, as
+// a fresh runner whose threads have not spread yet would.
+class FirstSlowSource : public MeasureSource {
+ public:
+  explicit FirstSlowSource(std::map<uint64_t, double> base) : base_(std::move(base)) {}
+
+  std::vector<MeasureResult> measure(const std::vector<Candidate>& candidates) const override {
+    std::vector<MeasureResult> out;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      double us = base_.at(candidates[i].index()) * (i == 0 ? 3 : 1);
+      MeasureResult r;
+      r.status = TrialStatus::Ok;
+      r.timing = {us, us, us, 0, 1};
+      out.push_back(r);
+    }
+    return out;
+  }
+  std::string name() const override { return "first_slow"; }
+
+ private:
+  std::map<uint64_t, double> base_;
+};
+
 TrialRecord trial(uint64_t index, double us) {
   TrialRecord t;
   t.candidate = Candidate::from_index(index);
@@ -103,6 +126,21 @@ TEST_CASE("the final selection chooses by re-measurement, the default among the 
     CHECK(select_final(task, kRun, run, source, {0, 3}).empty());
     CHECK_THROWS_AS(select_final(task, kRun, run, source, {2, 0}), UserError);
   }
+}
+
+TEST_CASE("no candidate of the final selection is always measured first", "[search][selection]") {
+  Task task = Task::create(test::kTinyGemm, "template");
+  uint64_t def = task.default_candidate().index();
+  uint64_t a = def == 0 ? 1 : 0, b = def <= 1 ? 2 : 1;
+  FirstSlowSource source({{a, 10}, {b, 12}, {def, 14}});
+  std::vector<SelectionRecord> c = select_final(task, run_of(task), {trial(a, 10), trial(b, 12)}, source, {2, 3});
+  REQUIRE(c.size() == 3);
+  // Each is first in one round of three, so its median is its base time: the search's leader wins.
+  CHECK(c[0].median_us == 10);
+  CHECK(c[1].median_us == 12);
+  CHECK(c[2].median_us == 14);
+  REQUIRE(chosen_candidate(c) != nullptr);
+  CHECK(chosen_candidate(c)->config_index() == static_cast<int64_t>(a));
 }
 
 TEST_CASE("a tuning run with a final selection records its choice", "[search][selection]") {
