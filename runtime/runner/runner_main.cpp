@@ -109,16 +109,17 @@ ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Re
   return r;
 }
 
-// Keeps the kernels' thread pool busy for a while before the first kernel is timed. The scheduler
-// starts a new process's threads on one core and spreads them only after they have run busy for a
-// few milliseconds; until then a kernel on T threads runs on fewer cores. Measured on 2 threads
-// (Zen 5, 2 vCPUs): without this the first kernel of a batch often timed 2-3x slow (1 ms of
-// warm-up calls did not help, 5 ms of busy threads mostly did, 20 ms fully), which biased the
-// search against whichever candidate came first and the final selection against its leader.
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Keeps the kernels' thread pool busy for a while before the first kernel is timed. The scheduler
+// starts a new process's threads on one core and spreads them only after they have run busy for a
+// few milliseconds; until then a kernel on T threads runs on fewer cores. Measured on 2 threads
+// (Zen 5, 2 vCPUs): without this the first kernel of a batch often timed 2-3x slow. 20 warm-up
+// calls (a quarter of a millisecond) or a 20 ms sleep did not help; 5 ms of busy threads mostly
+// did, 20 ms fully. The bias hit whichever candidate a batch measured first, and the final
+// selection's leader, re-measured first in every round.
 void spread_pool_threads(int threads) {
   if (threads < 2) return;
   constexpr double kBusySeconds = 0.02, kChunkSeconds = 50e-6;
