@@ -66,13 +66,16 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
   std::vector<bool> failed(configs.size(), false);
   for (int round = 0; round < options.rounds; ++round) {
     // Each round starts at another candidate, so that no one of them is always measured first.
+    std::vector<size_t> slots(configs.size());
     std::vector<Candidate> order;
-    for (size_t i = 0; i < configs.size(); ++i) order.push_back(configs[(i + round) % configs.size()]);
+    for (size_t j = 0; j < configs.size(); ++j) {
+      slots[j] = (j + round) % configs.size();
+      order.push_back(configs[slots[j]]);
+    }
     std::vector<MeasureResult> results = source.measure(order);
     for (size_t j = 0; j < order.size(); ++j) {
-      size_t i = (j + round) % configs.size();
-      if (results[j].ok()) times[i].push_back(results[j].timing.median_us);
-      else failed[i] = true;
+      if (results[j].ok()) times[slots[j]].push_back(results[j].timing.median_us);
+      else failed[slots[j]] = true;
     }
   }
   double flops = task.workload().flops();

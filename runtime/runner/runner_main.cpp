@@ -109,10 +109,6 @@ ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Re
   return r;
 }
 
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Keeps the kernels' thread pool busy for a while before the first kernel is timed. The scheduler
 // starts a new process's threads on one core and spreads them only after they have run busy for a
 // few milliseconds; until then a kernel on T threads runs on fewer cores. Measured on 2 threads
@@ -121,11 +117,11 @@ double seconds_now() {
 // did, 20 ms fully. The bias hit whichever candidate a batch measured first, and the final
 // selection's leader, re-measured first in every round.
 void spread_pool_threads(int threads) {
+  using Clock = std::chrono::steady_clock;
   if (threads < 2) return;
-  constexpr double kBusySeconds = 0.02, kChunkSeconds = 50e-6;
-  for (double end = seconds_now() + kBusySeconds; seconds_now() < end;)
+  for (Clock::time_point end = Clock::now() + std::chrono::milliseconds(20); Clock::now() < end;)
     parallel_for_range(threads, [](int64_t, int64_t, void*) {
-      for (double stop = seconds_now() + kChunkSeconds; seconds_now() < stop;) {
+      for (Clock::time_point stop = Clock::now() + std::chrono::microseconds(50); Clock::now() < stop;) {
       }
     }, nullptr);
 }
