@@ -89,8 +89,14 @@ WindowConfig depthwise_fallback_config(const Tensor& output, const Target& targe
     int64_t operands = float_vectors(cpu, block) * kernel_width;
     int64_t accumulators = accumulator_budget(cpu, operands, kWindowAccumulatorCap);
     config.columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
+    config.threads = cpu.threads;
+    config.row_shares = depthwise_row_shares_pay(output, cpu);
   }
   return config;
+}
+
+bool depthwise_row_shares_pay(const Tensor& output, const CpuDescription& cpu) {
+  return output.ndim() == 5 && cpu.threads > 1 && output.shape()[2] % cpu.threads == 0;
 }
 
 Schedule schedule_depthwise_conv2d(const Tensor& output, const WindowConfig& config) {

@@ -20,10 +20,20 @@ Tensor depthwise_conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Co
 // The channel block for the blocked layout: a divisor of `channels` up to one vector of the target.
 int64_t choose_depthwise_block(int64_t channels, const Target& target);
 
+// Whether a blocked depthwise `output` splits its rows between the threads (one share each,
+// WindowConfig::row_shares) rather than its channel blocks: on several threads, when the rows
+// divide into equal shares. In a model the 1x1 layers around it mostly split rows
+// (ops::rows_outer_pays); with channels split, each thread writes lines of every row that the other
+// core read in the previous run. MobileNet-V2 under the AVX2 ceiling, 2 threads, Zen 4: 384
+// channels at 14x14 alone 9.3 us, 25 us after a 1x1 layer had read its output on both cores; in
+// the model 26.0 -> 13.4 us (its slowest place), 576 channels 36.6 -> 21.1. At 7x7 (shares of 4 and
+// 3 rows) 17 -> 22 us, so those keep channels.
+bool depthwise_row_shares_pay(const Tensor& output, const CpuDescription& cpu);
+
 // The fallback configuration for a depthwise `output` on `target`: in the blocked layout, a
 // register tile of columns × the channel block whose accumulators fit the register file beside the
-// kernel vectors of every kernel column (ops/cpu_tiles.h), columns dividing OW; in NCHW,
-// vectorized row tiles.
+// kernel vectors of every kernel column (ops/cpu_tiles.h), columns dividing OW, and the threads'
+// split of depthwise_row_shares_pay; in NCHW, vectorized row tiles.
 // The kernel width unrolled; the padding inline (no copy of the input).
 WindowConfig depthwise_fallback_config(const Tensor& output, const Target& target);
 

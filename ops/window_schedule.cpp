@@ -43,8 +43,10 @@ struct OuterLoops {
 
 OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, OuterLoops outer) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
-  IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner, block_tiles;
+  IterVar channels = c.axis(1), row_tiles = c.axis(2), channels_inner, block_tiles, shares;
   if (outer.kind == OuterLoops::BlockTiles) std::tie(block_tiles, row_tiles) = c.split(row_tiles, outer.tile_rows);
+  bool row_shares = outer.kind == OuterLoops::Threads && config.row_shares && config.threads > 1;
+  if (row_shares) std::tie(shares, row_tiles) = c.split_nparts(row_tiles, config.threads);
   if (config.channel_blocks > 1) {
     std::tie(channels, channels_inner) = c.split(channels, config.channel_blocks);
     c.reorder({channels, row_tiles, column_tiles, channels_inner});
@@ -68,6 +70,11 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
     c.reorder({block_tiles, row_tiles, channels});
     c.parallel(block_tiles);
     return {block_tiles, column_tiles, row_tiles};
+  }
+  if (row_shares) {
+    c.reorder({shares, channels, row_tiles});
+    c.parallel(shares);
+    return {shares, column_tiles, row_tiles};
   }
   // channels × row tiles: enough parallel work at any depth
   IterVar parallel = config.rows_outer ? c.fuse(row_tiles, channels) : c.fuse(channels, row_tiles);
@@ -104,17 +111,24 @@ void schedule_accumulator(Stage cc, const Stage& c, const IterVar& at, bool bloc
 }
 
 // The output's loops with reduction chunks (WindowConfig::reduce_chunk): the channel blocks (of
-// channel_blocks blocks each) in parallel, and inside them the register tiles the accumulator,
-// computed at the channel blocks, has run every chunk over.
+// channel_blocks blocks each), with rows_outer on several threads behind a share of the rows per
+// thread, in parallel, and inside them the register tiles the accumulator, computed at the
+// parallel loop, has run every chunk over.
 OutputTiles schedule_output_chunked(Stage c, const WindowConfig& config) {
   auto [column_tiles, columns] = c.split(c.axis(3), config.columns);
-  auto [row_tiles, rows] = c.split(c.axis(2), config.rows);
+  IterVar row_axis = c.axis(2), shares;
+  bool row_shares = config.rows_outer && config.threads > 1;
+  if (row_shares) std::tie(shares, row_axis) = c.split_nparts(row_axis, config.threads);
+  auto [row_tiles, rows] = c.split(row_axis, config.rows);
   auto [channels, channels_inner] = c.split(c.axis(1), config.channel_blocks);
-  c.reorder({channels, row_tiles, column_tiles, channels_inner, rows, columns});
+  std::vector<IterVar> order = {channels, row_tiles, column_tiles, channels_inner, rows, columns};
+  if (row_shares) order.insert(order.begin(), shares);
+  c.reorder(order);
   for (const IterVar& v : {channels_inner, rows, columns}) c.unroll(v);
   c.vectorize(c.axis(4));
-  c.parallel(channels);
-  return {channels, column_tiles, row_tiles};
+  IterVar parallel = row_shares ? c.fuse(shares, channels) : channels;
+  c.parallel(parallel);
+  return {parallel, column_tiles, row_tiles};
 }
 
 // The accumulator over one parallel iteration's channel blocks, its reduction chunks outermost,

@@ -38,15 +38,17 @@ struct WindowConfig {
   // block of one vector, each broadcast input element then feeds that many FMAs. Unrolled in the
   // tile, outside its columns.
   int64_t channel_blocks = 1;
-  // The threads PerThread pads for: the parallel loop is split into this many equal shares.
+  // The threads a pad per thread (PerThread) or row_shares splits the parallel loop into equal
+  // shares for.
   int64_t threads = 1;
   // Blocks of the first reduction axis (conv2d's input-channel blocks) per reduction chunk; 0: no
   // chunks. Without chunks each register tile runs the whole reduction, re-reading the output
   // block's whole kernel slice, which comes from L2 once it outgrows L1 beside the input. With
   // them, the accumulator spans the channel block's whole output (in memory, in L1) and each chunk
   // runs over every register tile before the next, so a chunk's kernel slice is read from L2 once
-  // and then from L1. Blocked layouts only. The parallel loop is then the channel blocks alone
-  // (rows_outer and a pad per row or thread do not apply: the pad runs at the root). Ignored for a
+  // and then from L1. Blocked layouts only. The parallel loop is then the channel blocks, or with
+  // rows_outer on several threads one share of the rows per thread (as row_shares) × the channel
+  // blocks (a pad per row or thread does not apply: the pad runs at the root). Ignored for a
   // stage computed in another's loop (a fused block's producers and output).
   int64_t reduce_chunk = 0;
   // Bytes of a 1x1 kernel to prefetch ahead of its reads, in the reduction loop that walks it in
@@ -54,6 +56,13 @@ struct WindowConfig {
   // fallback takes the target's CpuDescription::prefetch_bytes); fused blocks, whose small kernels
   // stay in cache, and the other window ops ignore it.
   int64_t prefetch_bytes = 0;
+  // On several threads (`threads` > 1), the output rows split into one share per thread, the
+  // parallel loop, with the channel blocks and then the row tiles inside it: each thread writes
+  // whole rows of every channel, where a model's 1x1 layers around it (rows outside channels,
+  // ops::rows_outer_pays) read and write the same rows on the same core. A line one core wrote
+  // and the other then read costs the next write to it a trip between the cores (MobileNet-V2's
+  // depthwise, ops::depthwise_row_shares_pay). For the pad inline or at the root only.
+  bool row_shares = false;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write

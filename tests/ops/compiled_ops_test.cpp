@@ -27,12 +27,12 @@ using namespace tessel::ops;
 
 namespace {
 
-// Compiles `output` with its default schedule for `target`, runs it on random inputs with two
+// Compiles `output` with `schedule` for `target`, runs it on random inputs with `threads`
 // threads, and compares with the interpreter. The output starts as NaN, so an element never
 // written fails.
-void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs, const Target& target = Target::host(),
-                    const nlohmann::json& schedule_params = nullptr) {
-  set_num_threads(2);
+void check_scheduled(const Schedule& schedule, const Tensor& output, const std::vector<Tensor>& inputs,
+                     const Target& target, const std::string& what, int threads = 2) {
+  set_num_threads(threads);
   test::Inputs values;
   std::vector<NDArray> args;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -47,10 +47,24 @@ void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs, con
   kernel_args.push_back(output);
   std::vector<NDArray*> arrays;
   for (NDArray& a : args) arrays.push_back(&a);
-  build(default_schedule(output, target, schedule_params), kernel_args, output.name(), target)->run(arrays);
-  INFO("operator " << output.name() << " " << shape_str(output.shape()) << " " << schedule_params.dump() << " for "
-                   << target.key());
+  build(schedule, kernel_args, output.name(), target)->run(arrays);
+  INFO("operator " << output.name() << " " << shape_str(output.shape()) << " " << what << " for " << target.key()
+                   << " on " << threads << " threads");
   CHECK(max_abs_diff(expected, result) <= 1e-4);
+}
+
+// check_scheduled with the default schedule of `output` for `target` (and `schedule_params`).
+void check_compiled(const Tensor& output, const std::vector<Tensor>& inputs, const Target& target = Target::host(),
+                    const nlohmann::json& schedule_params = nullptr) {
+  check_scheduled(default_schedule(output, target, schedule_params), output, inputs, target, schedule_params.dump());
+}
+
+// The extent of the first parallel loop of `program`, or -1 if it has none.
+int64_t parallel_extent(const std::string& program) {
+  size_t at = program.find("parallel (");
+  if (at == std::string::npos) return -1;
+  size_t end = program.find(")", at), comma = program.rfind(", ", end);
+  return std::stoll(program.substr(comma + 2, end - comma - 2));
 }
 
 Tensor input(std::vector<int64_t> shape, const std::string& name) {
@@ -222,6 +236,45 @@ TEST_CASE("with several threads each pads the input of its share, and the result
     REQUIRE(parallel != std::string::npos);
     CHECK((pad > parallel) == (threads > 1));  // inside the parallel loop: one copy per thread
     if (threads > 1) CHECK(program.find(", 0, " + std::to_string(threads) + ")", parallel) < program.find("\n", parallel));
+  }
+}
+
+TEST_CASE("on several threads a depthwise convolution whose rows divide evenly gives each thread a share of them",
+          "[ops][compiled]") {
+  Tensor wb = input({3, 1, 3, 3, 1, 8}, "wb");
+  Conv2dParams same{{1, 1}, {1, 1}, {1, 1}, 1};
+  for (int64_t rows : {6, 7}) {
+    Tensor xb = input({1, 3, rows, 5, 8}, "xb");
+    Tensor out = depthwise_conv2d_nchwc(xb, wb, same);
+    for (int threads : {1, 2, 3}) {
+      Target target = Target::host().with_threads(threads);
+      bool shares = threads > 1 && rows % threads == 0;
+      CHECK(depthwise_row_shares_pay(out, target.cpu()) == shares);
+      std::string program = to_string(lower(default_schedule(out, target), {xb, wb, out}, "depthwise"));
+      INFO(rows << " rows, " << threads << " threads:\n" << program);
+      if (shares) CHECK(parallel_extent(program) == threads);  // else channel blocks × row tiles
+      if (!shares) CHECK(parallel_extent(program) == 3 * rows);
+      check_scheduled(default_schedule(out, target), out, {xb, wb}, target, "default", threads);
+    }
+  }
+}
+
+TEST_CASE("a 1x1 conv2d in reduction chunks with rows outside splits them into a share per thread", "[ops][compiled]") {
+  // 7 rows in shares of 4 and 3 (2 threads) and 3, 2, 2 (3 threads); 2-row tiles, one partial.
+  Tensor xb = input({1, 4, 7, 5, 8}, "xb"), kb = input({3, 4, 1, 1, 8, 8}, "kb");
+  Tensor out = conv2d_nchwc(xb, kb, {});
+  for (int threads : {1, 2, 3}) {
+    Target target = Target::host().with_threads(threads);
+    WindowConfig config = conv2d_fallback_config(out, target);
+    config.rows = 2;
+    config.columns = 3;
+    config.channel_blocks = 1;
+    config.reduce_chunk = 3;
+    config.rows_outer = true;
+    std::string program = to_string(lower(schedule_conv2d_nchwc(out, config), {xb, kb, out}, "conv"));
+    INFO(threads << " threads:\n" << program);
+    CHECK(parallel_extent(program) == (threads > 1 ? threads * 3 : 3));  // shares × channel blocks, or the blocks
+    check_scheduled(schedule_conv2d_nchwc(out, config), out, {xb, kb}, target, "chunks, rows outside", threads);
   }
 }
 
