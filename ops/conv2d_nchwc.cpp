@@ -269,6 +269,7 @@ void prefetch_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config
   const std::vector<int>& order = config.reduce_order;
   int64_t step = config.channel_blocks * k[5] * kernel.dtype().bytes();
   for (auto r = order.rbegin(); r != order.rend(); ++r) {
+    if (extents[*r] == 1) continue;  // a loop of one iteration walks nothing to prefetch ahead of
     auto later = [&](int q) { return extents[q] == 1 || memory_rank[q] > memory_rank[*r]; };
     bool inside_later = std::all_of(order.rbegin(), r, later);
     bool chunk = *r == 0 && config.reduce_chunk > 0;  // split; its loop is not reduce_axis(0)

@@ -41,10 +41,29 @@ const char* knob_kind_name(KnobKind kind) {
 
 size_t Knob::index_of(const nlohmann::json& value) const {
   auto it = std::find(choices.begin(), choices.end(), value);
-  if (it == choices.end())
-    user_error("knob '", name, "' has no choice ", value.dump(), "; it has ", choices.size(), " choices, e.g. ",
-               choices.front().dump());
-  return static_cast<size_t>(it - choices.begin());
+  if (it != choices.end()) return static_cast<size_t>(it - choices.begin());
+  for (const auto& [alias, position] : aliases)
+    if (alias == value) return position;
+  user_error("knob '", name, "' has no choice ", value.dump(), "; it has ", choices.size(), " choices, e.g. ",
+             choices.front().dump());
+}
+
+Knob fold_equivalent_choices(Knob knob, const std::function<bool(const nlohmann::json&, const nlohmann::json&)>& same) {
+  std::vector<nlohmann::json> kept;
+  std::vector<size_t> kept_as;  // each old choice's position among the kept ones
+  std::vector<std::pair<nlohmann::json, size_t>> aliases;
+  for (nlohmann::json& choice : knob.choices) {
+    auto twin = std::find_if(kept.begin(), kept.end(), [&](const nlohmann::json& k) { return same(k, choice); });
+    kept_as.push_back(static_cast<size_t>(twin - kept.begin()));
+    if (twin == kept.end())
+      kept.push_back(std::move(choice));
+    else
+      aliases.emplace_back(std::move(choice), kept_as.back());
+  }
+  for (auto& [alias, position] : knob.aliases) aliases.emplace_back(std::move(alias), kept_as[position]);
+  knob.choices = std::move(kept);
+  knob.aliases = std::move(aliases);
+  return knob;
 }
 
 Knob split_knob(std::string name, int64_t extent, int parts, int64_t max_inner) {

@@ -7,7 +7,9 @@
 // Choice 0 is never special; a template names its default choice by value.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,9 +25,13 @@ struct Knob {
   std::string name;
   KnobKind kind;
   std::vector<nlohmann::json> choices;  // never empty
+  // Values that make the same program as one of the choices, with that choice's position: what
+  // fold_equivalent_choices took out. Records that name them still read as that choice.
+  std::vector<std::pair<nlohmann::json, size_t>> aliases;
 
   size_t size() const { return choices.size(); }
-  // The position of `value` among the choices; throws UserError naming the knob if absent.
+  // The position of `value` among the choices, or of the choice it is an alias of; throws
+  // UserError naming the knob if neither.
   size_t index_of(const nlohmann::json& value) const;
 };
 
@@ -37,5 +43,10 @@ Knob split_knob(std::string name, int64_t extent, int parts, int64_t max_inner =
 Knob reorder_knob(std::string name, std::vector<std::vector<int>> orders);
 Knob annotate_knob(std::string name, std::vector<ForKind> choices);
 Knob categorical_knob(std::string name, std::vector<nlohmann::json> values);
+
+// `knob` with each choice for which `same(earlier, choice)` holds for an earlier kept choice taken
+// out and made an alias of it. A template folds choices that cannot change its workload's program
+// (unrolling a loop of one iteration), so that the tuner does not measure one program many times.
+Knob fold_equivalent_choices(Knob knob, const std::function<bool(const nlohmann::json&, const nlohmann::json&)>& same);
 
 }  // namespace tessel::search

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/expr.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
 #include "ops/depthwise_conv2d.h"
@@ -10,6 +11,7 @@
 #include "ops/window_schedule.h"
 #include "ops/workload_ops.h"
 #include "search/spaces/tile_choices.h"
+#include "support/error.h"
 
 namespace tessel::search {
 
@@ -34,6 +36,37 @@ struct WindowOperator {
   ops::WindowConfig fallback;                   // the target's default configuration
 };
 
+// The extents of the reduction axes of a window operator's output, as its knobs index them.
+std::vector<int64_t> reduction_extents(const Tensor& output) {
+  std::vector<int64_t> extents;
+  for (const IterVar& axis : output.get()->reduce_axis) {
+    const int64_t* extent = as_const_int(axis.get()->dom.extent);
+    TESSEL_CHECK(extent, "reduction axis '", axis.name(), "' of '", output.name(), "' has no constant extent");
+    extents.push_back(*extent);
+  }
+  return extents;
+}
+
+// The reduction orders, those that differ only in where axes of one iteration go (a 1x1 kernel's
+// kh and kw) folded into one: they make the same program.
+Knob reduce_order_knob(const std::vector<std::vector<int>>& orders, const std::vector<int64_t>& extents) {
+  auto loops = [&](const nlohmann::json& order) {
+    std::vector<int> kept;
+    for (int axis : order.get<std::vector<int>>())
+      if (extents.at(axis) > 1) kept.push_back(axis);
+    return kept;
+  };
+  return fold_equivalent_choices(reorder_knob("reduce_order", orders),
+                                 [&](const nlohmann::json& a, const nlohmann::json& b) { return loops(a) == loops(b); });
+}
+
+// Whether to unroll a reduction axis of `extent` iterations: one choice when there is one.
+Knob unroll_knob(std::string name, std::vector<ForKind> choices, int64_t extent) {
+  Knob knob = annotate_knob(std::move(name), std::move(choices));
+  if (extent > 1) return knob;
+  return fold_equivalent_choices(std::move(knob), [](const nlohmann::json&, const nlohmann::json&) { return true; });
+}
+
 bool unrolls(const ops::WindowConfig& config, int axis) {
   return std::find(config.unrolled.begin(), config.unrolled.end(), axis) != config.unrolled.end();
 }
@@ -47,9 +80,11 @@ class WindowTemplate : public AnchorTemplate {
     space_.add(tile_split_knob("tile_oh", shape[2], 2, kMaxTileRows, cpu, tile_choice(shape[2], f.rows)));
     space_.add(tile_split_knob("tile_ow", shape[3], 2, widest_column_tile(op_.instance.output, cpu), cpu,
                                tile_choice(shape[3], f.columns)));
-    space_.add(reorder_knob("reduce_order", op_.reduce_orders));
-    space_.add(annotate_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}));
-    space_.add(annotate_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}));
+    // Knobs that cannot change a program of this workload have one choice (a 1x1 kernel's).
+    std::vector<int64_t> extents = reduction_extents(op_.instance.output);
+    space_.add(reduce_order_knob(op_.reduce_orders, extents));
+    space_.add(unroll_knob("unroll_kw", {ForKind::Unrolled, ForKind::Serial}, extents.at(op_.kernel_w_axis)));
+    space_.add(unroll_knob("unroll_kh", {ForKind::Serial, ForKind::Unrolled}, extents.at(op_.kernel_h_axis)));
     if (op_.parallel_order_knob) space_.add(categorical_knob("parallel", {"channels", "rows"}));
     // Last, one block (the schedule before the knob) first: older records keep their points.
     if (op_.channel_blocks > 1) space_.add(categorical_knob("channel_blocks", {1, op_.channel_blocks}));

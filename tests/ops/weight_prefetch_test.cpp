@@ -9,6 +9,7 @@
 #include "datasets/workloads.h"
 #include "ir/printer.h"
 #include "ops/build.h"
+#include "ops/conv2d_nchwc.h"
 #include "ops/conv2d_pixels.h"
 #include "ops/op_schedule.h"
 #include "ops/workload_ops.h"
@@ -66,6 +67,28 @@ TEST_CASE("a 1x1 conv2d_nchwc prefetches its kernel -prefetch bytes ahead in the
       CHECK(found.begin()->find(first) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a 1x1 kernel is prefetched in its icb loop whatever the order of its loops of one iteration",
+          "[ops][prefetch]") {
+  // kh and kw run once: placed innermost and not unrolled, the kw loop once took the prefetch and
+  // its 64 "iterations ahead" became 64 kernel rows (128 KiB) instead of 8 KiB.
+  Target target = Target::parse("llvm_cpu -isa=avx512 -prefetch=8K");
+  OpInstance op = conv2d_instance(parse_conv2d_shape("1,96,14,14,64,1,1,0"), target);
+  int64_t ob = op.inputs[1].shape()[5];
+  std::string ahead = "icb*" + std::to_string(ob) + " + 2048])";
+  for (const std::vector<int>& order : std::vector<std::vector<int>>{{0, 2, 1, 3}, {0, 1, 2, 3}, {2, 3, 0, 1}})
+    for (bool unroll_kw : {false, true}) {
+      WindowConfig config = conv2d_fallback_config(op.output, target);
+      config.reduce_order = order;
+      config.unrolled = unroll_kw ? std::vector<int>{3} : std::vector<int>{};
+      std::string text = lowered(schedule_conv2d_nchwc(op.output, config), op.args(), target);
+      INFO("order " << order[0] << order[1] << order[2] << order[3] << (unroll_kw ? ", kw unrolled" : "") << ":\n"
+                    << text);
+      std::set<std::string> found = prefetches(text);
+      REQUIRE_FALSE(found.empty());
+      CHECK(found.begin()->find(ahead) != std::string::npos);
+    }
 }
 
 TEST_CASE("no weight prefetch for -prefetch=0 or a 3x3 kernel", "[ops][prefetch]") {

@@ -403,6 +403,32 @@ TEST_CASE("a configuration tuned for this target is preferred to one tuned for a
   CHECK_THAT(fallback->fallback_note(gemm_avx512, avx2_only), Catch::Contains("tuned for"));
 }
 
+TEST_CASE("a configuration recorded before its space folded twin choices still applies", "[search][records]") {
+  // Spaces of 1x1 convolutions once offered five reduction orders and two unrolls of kh and kw,
+  // one program under all twenty: a record of then names an order and unrolls the space folded,
+  // under an index of the larger space.
+  test::ScratchDir dir;
+  std::string path = dir.file("runs.db");
+  Task task = Task::create("conv2d:1,96,14,14,64,1,1,0", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  nlohmann::json knobs = task.space().to_json(task.default_candidate());
+  knobs["reduce_order"] = {2, 3, 0, 1};
+  knobs["unroll_kh"] = "unroll";
+  knobs["unroll_kw"] = "none";
+  TrialRecord r;
+  r.run = make_run_key(task, "random", 0);
+  r.trial = 1;
+  r.candidate = Candidate::from_index(task.space().size() + 17);
+  r.config = knobs;
+  r.result.status = TrialStatus::Ok;
+  r.result.timing.median_us = 1;
+  r.gflops = 1;
+  RecordsDb::open(path).append({r});
+  std::optional<TunedConfig> found = TunedRecords::read(path).find(task);
+  REQUIRE(found);
+  CHECK(found->candidate == task.space().candidate_from_json(knobs));
+  CHECK(found->same_target);
+}
+
 TEST_CASE("a workload named by its label or by its shape resumes one run", "[search][records][resume]") {
   test::ScratchDir dir;
   std::string path = dir.file("runs.db");

@@ -118,3 +118,30 @@ TEST_CASE("records written before a knob was appended name the point with it at 
   gap.erase("order");
   CHECK_THROWS_WITH(grown.candidate_from_record(gap), Catch::Contains("lacks knob 'order'"));
 }
+
+TEST_CASE("choices folded as twins leave the knob and still read as the choice they make", "[search][spaces]") {
+  // Orders of three axes where axis 2 has one iteration: [0,1,2], [0,2,1] and [2,0,1] are one loop nest.
+  Knob order = reorder_knob("order", {{0, 1, 2}, {1, 0, 2}, {0, 2, 1}, {2, 0, 1}, {2, 1, 0}});
+  auto loops = [](const nlohmann::json& o) {
+    std::vector<int> kept;
+    for (int axis : o.get<std::vector<int>>())
+      if (axis != 2) kept.push_back(axis);
+    return kept;
+  };
+  Knob folded =
+      fold_equivalent_choices(order, [&](const nlohmann::json& a, const nlohmann::json& b) { return loops(a) == loops(b); });
+  REQUIRE(folded.choices == std::vector<nlohmann::json>{{0, 1, 2}, {1, 0, 2}});
+  CHECK(folded.index_of(nlohmann::json{0, 2, 1}) == 0);
+  CHECK(folded.index_of(nlohmann::json{2, 1, 0}) == 1);
+  CHECK_THROWS_WITH(folded.index_of(nlohmann::json{1, 2, 3}), Catch::Contains("knob 'order' has no choice [1,2,3]"));
+  // Folding again keeps the earlier aliases, pointing at where their choice went.
+  Knob one = fold_equivalent_choices(folded, [](const nlohmann::json&, const nlohmann::json&) { return true; });
+  CHECK(one.size() == 1);
+  for (const nlohmann::json& o : order.choices) CHECK(one.index_of(o) == 0);
+  ConfigSpace space;
+  space.add(split_knob("tile", 4, 2));
+  space.add(folded);
+  CHECK(space.size() == 3 * 2);
+  Config c = space.from_json({{"tile", {2, 2}}, {"order", {2, 1, 0}}});
+  CHECK(c.order("order") == std::vector<int>{1, 0, 2});
+}

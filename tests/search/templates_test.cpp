@@ -3,6 +3,9 @@
 // tensor-expression interpreter computes; the default configuration is the ops/ default schedule.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+
 #include "backends/backend.h"
 #include "ir/equality.h"
 #include "ir/printer.h"
@@ -141,6 +144,24 @@ TEST_CASE("conv2d template configurations compute the convolution", "[search][te
       Task::create("conv2d:1,576,5,7,32,1,1,0", "template", nullptr, Target::parse("llvm_cpu -isa=avx2 -l1=32K"));
   REQUIRE(default_config(chunked).get_int("reduce_chunk") == 12);
   check_configs(chunked, covering_configs(knobs_of(chunked), default_config(chunked), 4));
+}
+
+TEST_CASE("a conv2d template's configurations are distinct programs, a 1x1 kernel's too", "[search][templates]") {
+  // A 1x1 kernel's kh and kw have one iteration: where they go in the reduction order, and whether
+  // they are unrolled, cannot change the program; nor can the input-block loop of 3 channels (C1).
+  const std::pair<const char*, const char*> cases[] = {{"conv2d:1,96,14,14,64,1,1,0", "llvm_cpu -isa=avx2 -threads=2"},
+                                                       {"conv2d:1,96,14,14,64,1,1,0", "llvm_cpu -isa=avx512 -threads=1"},
+                                                       {"conv2d:1,3,14,14,16,3,1,1", "llvm_cpu -isa=avx2 -threads=2"}};
+  for (const auto& [workload, target] : cases) {
+    Task task = Task::create(workload, "template", nullptr, Target::parse(target));
+    std::set<std::string> programs;
+    for (const Config& c : all_configs(knobs_of(task))) programs.insert(to_string(task.lower(c)));
+    INFO(workload << " for " << target);
+    CHECK(programs.size() == task.space().size());
+  }
+  Task pointwise = Task::create("conv2d:1,96,14,14,64,1,1,0", "template");
+  CHECK(knobs_of(pointwise).knob("unroll_kh").size() == 1);
+  CHECK(knobs_of(pointwise).knob("reduce_order").size() == 1);
 }
 
 TEST_CASE("every configuration of a tiny depthwise layer computes the convolution", "[search][templates]") {
