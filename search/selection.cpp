@@ -42,9 +42,9 @@ SelectionRecord selection_candidate(const Task& task, const RunKey& run, const C
 std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
                                           const std::vector<TrialRecord>& run_trials, const MeasureSource& source,
                                           const SelectOptions& options) {
-  if (options.candidates < 0 || options.rounds < 1)
-    user_error("final selection: needs candidates >= 0 and rounds >= 1, got ", options.candidates, " and ",
-               options.rounds);
+  if (options.candidates < 0 || options.rounds < 1 || !(options.default_margin >= 0))
+    user_error("final selection: needs candidates >= 0, rounds >= 1 and a margin >= 0, got ", options.candidates,
+               ", ", options.rounds, " and ", options.default_margin);
   std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates);
   if (fastest.empty()) return {};
   Candidate default_candidate = task.default_candidate();
@@ -86,8 +86,13 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
     candidates[i].gflops = flops / candidates[i].median_us * 1e-3;
   }
   SelectionRecord* best = nullptr;
-  for (SelectionRecord& c : candidates)
-    if (c.median_us > 0 && (!best || c.median_us < best->median_us)) best = &c;
+  SelectionRecord* fallback = nullptr;  // the default, when it ran correctly every round
+  for (SelectionRecord& c : candidates) {
+    if (c.median_us <= 0) continue;
+    if (c.candidate == default_candidate) fallback = &c;
+    if (!best || c.median_us < best->median_us) best = &c;
+  }
+  if (best && fallback && best->median_us * (1 + options.default_margin) > fallback->median_us) best = fallback;
   if (best) best->chosen = true;
   return candidates;
 }

@@ -16,6 +16,7 @@ Allowed trials() { return Allowed::at_least(1).at_most(kMaxTrials); }
 Allowed batch() { return Allowed::at_least(1).at_most(kMaxBatch); }
 Allowed repeats() { return Allowed::at_least(1).at_most(kMaxRepeats); }
 Allowed select() { return Allowed::at_least(0).at_most(kMaxSelect); }
+Allowed percent() { return Allowed::at_least(0).at_most(100); }
 Allowed seed() { return Allowed::at_least(0); }
 Allowed timeout_s() { return Allowed::above(0).at_most(kMaxTimeoutS); }
 Allowed iterations() { return Allowed::at_least(1).at_most(kMaxIterations); }

@@ -40,6 +40,7 @@ Allowed trials();      // [1, kMaxTrials]
 Allowed batch();       // [1, kMaxBatch]
 Allowed repeats();     // [1, kMaxRepeats]
 Allowed select();      // [0, kMaxSelect]; 0: no final selection
+Allowed percent();     // [0, 100]
 Allowed seed();        // >= 0 (any non-negative 64-bit integer)
 Allowed timeout_s();   // (0, kMaxTimeoutS]
 Allowed iterations();  // [1, kMaxIterations]

@@ -37,6 +37,10 @@ void add_search_options(CLI::App* cmd, SearchArgs& args, const std::string& tria
                     "final selection (per task in tune-model): re-measure this many fastest configurations and the "
                     "default in alternation and choose among them (0: the search's fastest trial)",
                     limits::select());
+  add_number_option(cmd, "--default-margin", args.default_margin_pct,
+                    "in the final selection, keep the template's default unless it takes at least this many percent "
+                    "longer than the fastest (schedules measured alone lose small leads in a model)",
+                    limits::percent());
 }
 
 search::StrategyChoice strategy_choice(const SearchArgs& args) {

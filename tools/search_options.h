@@ -23,6 +23,7 @@ struct SearchArgs {
   int64_t trials = 64, batch = 8, seed = 0;
   int threads = 2, repeats = 5;
   int select = 4;  // the final selection's candidates (search/selection.h); 0: the search's fastest
+  double default_margin_pct = 100 * search::SelectOptions{}.default_margin;  // SelectOptions::default_margin
   bool cache_flush = false;  // search::MeasureOptions::flush_cache
   double timeout_s = 10, plugin_timeout_s = search::TuneOptions{}.plugin_time_limit_s;
 };

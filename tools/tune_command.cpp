@@ -96,6 +96,7 @@ void print_json(const TuneArgs& args, const search::Task& task, const std::strin
 void run_tune(const TuneArgs& args, char** argv) {
   search::TuneOptions options = tune_options(args);
   options.select.candidates = args.select;
+  options.select.default_margin = args.default_margin_pct / 100;
   Target target = resolve_target(args.target, args.threads);
   target.check_runs_here("tune");
   search::Task task = search::Task::create(args.workload, args.space, nullptr, target);

@@ -150,6 +150,7 @@ void tune_model(const TuneModelArgs& a) {
   options.tune = tune_options(a);
   options.tune.progress = false;
   options.select.candidates = a.select;
+  options.select.default_margin = a.default_margin_pct / 100;
   options.run_label = run_label(options.strategy, "template", options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");

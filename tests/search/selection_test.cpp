@@ -128,6 +128,25 @@ TEST_CASE("the final selection chooses by re-measurement, the default among the 
   }
 }
 
+TEST_CASE("the final selection keeps the default unless another beats it by the margin", "[search][selection]") {
+  Task task = Task::create(test::kTinyGemm, "template");
+  uint64_t def = task.default_candidate().index();
+  uint64_t a = def == 0 ? 1 : 0;
+  std::vector<TrialRecord> run = {trial(a, 10)};
+  auto chosen_index = [&](std::map<uint64_t, std::vector<double>> script, double margin) {
+    ScriptedSource source(std::move(script));
+    std::vector<SelectionRecord> c = select_final(task, run_of(task), run, source, {1, 3, margin});
+    REQUIRE(chosen_candidate(c) != nullptr);
+    return static_cast<uint64_t>(chosen_candidate(c)->config_index());
+  };
+  CHECK(chosen_index({{a, {20}}, {def, {20.9}}}, 0.05) == def);  // 4.5% longer: within the margin
+  CHECK(chosen_index({{a, {20}}, {def, {21.1}}}, 0.05) == a);    // 5.5% longer
+  CHECK(chosen_index({{a, {20}}, {def, {20.9}}}, 0) == a);       // no margin: the fastest
+  CHECK(chosen_index({{a, {20}}, {def, {20, 0, 20}}}, 0.05) == a);  // a default that failed a round is out
+  ScriptedSource source({{a, {20}}, {def, {21}}});
+  CHECK_THROWS_WITH(select_final(task, run_of(task), run, source, {1, 3, -0.1}), Catch::Contains("margin"));
+}
+
 TEST_CASE("no candidate of the final selection is always measured first", "[search][selection]") {
   Task task = Task::create(test::kTinyGemm, "template");
   uint64_t def = task.default_candidate().index();
