@@ -17,13 +17,12 @@ int target_rank(const std::string& record_target, const Task& task) {
   return record_target == kUnknownTarget ? 2 : 1;
 }
 
-// The point of the task's space a record names, if any: by its candidate and its readable form
-// when both agree, else by its knob values. Those are what was measured, and they still name a
-// point where the space was renumbered since (a knob grown at the end, twin choices folded into
-// one: search/spaces/knob.h) or, tuned for another target, is numbered differently (spaces follow
-// the vector width and registers).
-std::optional<Candidate> in_space(const Task& task, const Candidate& candidate, const nlohmann::json& config) {
-  if (record_names_point(task.space(), candidate, config)) return candidate;
+// The point of the task's space a record names by its knob values, if any. Those are what was
+// measured, and they still name a point where the space was renumbered since (a knob grown at the
+// end, twin choices folded into one: search/spaces/knob.h) or, tuned for another target, is
+// numbered differently (spaces follow the vector width and registers); where the record's index
+// still agrees, they name that very point.
+std::optional<Candidate> in_space(const Task& task, const nlohmann::json& config) {
   try {
     return task.space().candidate_from_record(config);
   } catch (const UserError&) {
@@ -122,13 +121,13 @@ std::optional<TunedConfig> TunedRecords::find(const Task& task) const {
   std::vector<Option> options;
   for (const SelectionRecord& c : chosen_) {
     if (!of_task(c.run, task)) continue;  // before parsing the record's configuration
-    if (std::optional<Candidate> point = in_space(task, c.candidate, c.config))
+    if (std::optional<Candidate> point = in_space(task, c.config))
       options.push_back({2 * target_rank(c.run.target, task), tuned_of(c.run, *point, c.config, "selection",
                                                                         c.origin, task, c.candidate)});
   }
   for (const TrialRecord& t : best_) {
     if (!of_task(t.run, task)) continue;
-    if (std::optional<Candidate> point = in_space(task, t.candidate, t.config))
+    if (std::optional<Candidate> point = in_space(task, t.config))
       options.push_back({2 * target_rank(t.run.target, task) + 1, tuned_of(t.run, *point, t.config, "trial",
                                                                             "", task, t.candidate)});
   }
