@@ -89,6 +89,14 @@ WindowConfig depthwise_fallback_config(const Tensor& output, const Target& targe
     int64_t operands = float_vectors(cpu, block) * kernel_width;
     int64_t accumulators = accumulator_budget(cpu, operands, kWindowAccumulatorCap);
     config.columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
+    // A block of several vectors one vector at a time where that tile holds more accumulators.
+    if (block > lanes && block % lanes == 0) {
+      int64_t columns = pick_reg_n(output.shape()[3], accumulator_budget(cpu, kernel_width, kWindowAccumulatorCap));
+      if (columns > config.columns * (block / lanes)) {
+        config.columns = columns;
+        config.block_lanes = lanes;
+      }
+    }
     config.threads = cpu.threads;
     config.row_shares = depthwise_row_shares_pay(output, cpu);
   }

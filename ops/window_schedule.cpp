@@ -1,6 +1,7 @@
 // Register-tiled windowed-reduction schedule (ops/window_schedule.h).
 #include "ops/window_schedule.h"
 
+#include <string>
 #include <tuple>
 
 #include "ops/cpu_tiles.h"
@@ -52,8 +53,8 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
     c.reorder({channels, row_tiles, column_tiles, channels_inner});
     c.unroll(channels_inner);
   }
+  IterVar rows;
   if (config.rows > 1) {
-    IterVar rows;
     std::tie(row_tiles, rows) = c.split(row_tiles, config.rows);
     c.reorder({column_tiles, rows});
     c.unroll(rows);
@@ -61,7 +62,17 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
   if (config.rows_outer) c.reorder({row_tiles, channels});
   if (blocked) {
     c.unroll(columns);
-    c.vectorize(c.axis(4));
+    if (config.block_lanes > 0) {
+      // the block's vectors outside the column tiles, the tile's loops kept in their order
+      auto [vectors, lanes] = c.split(c.axis(4), config.block_lanes);
+      std::vector<IterVar> order = {vectors, column_tiles};
+      for (const IterVar& v : {channels_inner, rows, columns})
+        if (v.defined()) order.push_back(v);
+      c.reorder(order);
+      c.vectorize(lanes);
+    } else {
+      c.vectorize(c.axis(4));
+    }
   } else {
     c.vectorize(columns);
   }
@@ -162,13 +173,25 @@ void check_window_config(const Tensor& out, const WindowConfig& config) {
                " blocks need a blocked (NCHWc) output and a positive size; use 0 for none");
   if (config.threads < 1)
     user_error("window schedule of '", out.name(), "': ", config.threads, " threads to pad for; use at least 1");
+  if (config.block_lanes < 0 || (config.block_lanes > 0 && out.ndim() == 5 && config.block_lanes < out.shape()[4] &&
+                                 (out.shape()[4] % config.block_lanes != 0 || config.reduce_chunk > 0)))
+    user_error("window schedule of '", out.name(), "': ", config.block_lanes, " lanes per register tile must divide",
+               " the channel block", out.ndim() == 5 ? " of " + std::to_string(out.shape()[4]) : std::string(),
+               " and cannot be combined with reduction chunks; use 0 for the whole block");
+}
+
+// `config` with block_lanes 0 where a tile covers the whole channel block anyway (the same program).
+WindowConfig normalized(const Tensor& out, WindowConfig config) {
+  if (out.ndim() != 5 || config.block_lanes >= out.shape()[4]) config.block_lanes = 0;
+  return config;
 }
 
 // schedule_window with the outer loops `outer` says (a pad per row or thread needs Threads or
 // ThreadShares).
-OutputTiles schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+OutputTiles schedule_window_with(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& given,
                              OuterLoops outer) {
-  check_window_config(out, config);
+  check_window_config(out, given);
+  WindowConfig config = normalized(out, given);
   bool blocked = out.ndim() == 5;
   Stage c = s[out];
   Tensor pad = pad_stage_of(s, acc);

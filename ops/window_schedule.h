@@ -63,6 +63,13 @@ struct WindowConfig {
   // and the other then read costs the next write to it a trip between the cores (MobileNet-V2's
   // depthwise, ops::depthwise_row_shares_pay). For the pad inline or at the root only.
   bool row_shares = false;
+  // Lanes of the channel block one register tile covers (blocked layouts); 0, or the block or
+  // more: the whole block. A block of several vectors then runs one vector at a time, a loop
+  // outside the tile's columns, so that the tile holds more columns. With 16 registers, a
+  // depthwise tile over a 16-channel block (two AVX2 vectors) beside the 6 kernel vectors of a
+  // 3-wide window has room for one 7x7 column (2 accumulators: the FMA latency exposed), over one
+  // vector for 7 columns (ops::depthwise_fallback_config). Not with reduce_chunk.
+  int64_t block_lanes = 0;
 };
 
 // `out` is [N, C, OH, OW] or [N, C, OH, OW, c]; `acc` computes its window reduction (a cache_write

@@ -32,6 +32,9 @@ struct WindowOperator {
   // Reduction chunks a 1x1 convolution may run in (0: no knob), from the target as channel_blocks;
   // offered where the default chunks, so the tuner may also run the whole reduction per tile.
   int64_t reduce_chunk;
+  // Lanes of a channel block of several vectors a tile may cover instead of the whole block (0: no
+  // knob; ops::WindowConfig::block_lanes).
+  int64_t block_lanes;
   Schedule (*schedule)(const Tensor& output, const ops::WindowConfig& config);
   ops::WindowConfig fallback;                   // the target's default configuration
 };
@@ -89,6 +92,7 @@ class WindowTemplate : public AnchorTemplate {
     // Last, one block (the schedule before the knob) first: older records keep their points.
     if (op_.channel_blocks > 1) space_.add(categorical_knob("channel_blocks", {1, op_.channel_blocks}));
     if (op_.reduce_chunk > 0) space_.add(categorical_knob("reduce_chunk", {0, op_.reduce_chunk}));
+    if (op_.block_lanes > 0) space_.add(categorical_knob("block_lanes", {shape[4], op_.block_lanes}));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -104,6 +108,7 @@ class WindowTemplate : public AnchorTemplate {
     if (op_.parallel_order_knob) knobs["parallel"] = f.rows_outer ? "rows" : "channels";
     if (op_.channel_blocks > 1) knobs["channel_blocks"] = f.channel_blocks;
     if (op_.reduce_chunk > 0) knobs["reduce_chunk"] = f.reduce_chunk;
+    if (op_.block_lanes > 0) knobs["block_lanes"] = f.block_lanes > 0 ? f.block_lanes : shape[4];
     return space_.from_json(knobs);
   }
 
@@ -137,6 +142,7 @@ class WindowTemplate : public AnchorTemplate {
     if (op_.parallel_order_knob) window.rows_outer = config.get_string("parallel") == "rows";
     if (op_.channel_blocks > 1) window.channel_blocks = config.get_int("channel_blocks");
     if (op_.reduce_chunk > 0) window.reduce_chunk = config.get_int("reduce_chunk");
+    if (op_.block_lanes > 0) window.block_lanes = config.get_int("block_lanes");
     return window;
   }
 
@@ -166,16 +172,20 @@ std::shared_ptr<const ScheduleTemplate> make_conv2d_template(const Conv2dShape& 
   // Chunks last, none (the schedule before the knob) first: older records keep their points.
   int64_t reduce_chunk = ops::conv2d_reduce_chunk(op.output, channel_blocks, target.cpu());
   return std::make_shared<WindowTemplate>(WindowOperator{op, orders, 2, 3, parallel_order_knob, channel_blocks,
-                                                         reduce_chunk, ops::schedule_conv2d_nchwc, fallback},
+                                                         reduce_chunk, 0, ops::schedule_conv2d_nchwc, fallback},
                                           target);
 }
 
 std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseShape& s, const Target& target) {
   ops::OpInstance op = ops::depthwise_instance(s, target);
   ops::WindowConfig fallback = ops::depthwise_fallback_config(op.output, target);
-  // reduction axes: ry 0, rx 1
+  // reduction axes: ry 0, rx 1. A block of several vectors may run one at a time (the knob added
+  // last, the whole block first: older records keep their points).
+  int64_t block = op.output.shape()[4], lanes = ops::float_lanes(target.cpu());
+  int64_t block_lanes = block > lanes && block % lanes == 0 ? lanes : 0;
   return std::make_shared<WindowTemplate>(
-      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, 0, ops::schedule_depthwise_conv2d, fallback}, target);
+      WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, 0, block_lanes, ops::schedule_depthwise_conv2d, fallback},
+      target);
 }
 
 }  // namespace tessel::search

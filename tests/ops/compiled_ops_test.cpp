@@ -211,6 +211,20 @@ TEST_CASE("compiled depthwise conv2d matches the interpreter", "[ops][compiled]"
     }
 }
 
+TEST_CASE("a depthwise tile over a block of two AVX2 vectors, one vector at a time, computes the convolution",
+          "[ops][compiled]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2");
+  if (!avx2.cannot_run_reason().empty()) return;
+  for (const Conv2dParams& p : {Conv2dParams{{1, 1}, {1, 1}, {1, 1}, 1}, Conv2dParams{{2, 2}, {1, 1}, {1, 1}, 1}})
+    for (int threads : {1, 2}) {
+      Tensor xb = input({1, 2, 14, 14, 16}, "xb"), wb = input({2, 1, 3, 3, 1, 16}, "wb");
+      Tensor out = depthwise_conv2d_nchwc(xb, wb, p);
+      Target target = avx2.with_threads(threads);
+      REQUIRE(depthwise_fallback_config(out, target).block_lanes == 8);
+      check_compiled(out, {xb, wb}, target);
+    }
+}
+
 TEST_CASE("padding computed at the root, per output row or inline gives the same result", "[ops][compiled]") {
   for (const Conv& c : {kConvs[0], kConvs[1]}) {
     Tensor xb = input({1, 1, c.data[2], c.data[3], 16}, "xb");

@@ -4,6 +4,7 @@
 // accumulators to hide the FMA latency. The blocked layouts use the target's vector width.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string>
@@ -36,7 +37,8 @@ void check_window_fits(const CpuDescription& cpu, const Tensor& output, const Wi
                        int64_t live_kernel_vectors = 1) {
   int64_t block = output.shape()[4];
   CHECK(block % float_lanes(cpu) == 0);
-  int64_t column_vectors = config.channel_blocks * float_vectors(cpu, block);
+  int64_t lanes = config.block_lanes > 0 ? std::min(config.block_lanes, block) : block;
+  int64_t column_vectors = config.channel_blocks * float_vectors(cpu, lanes);
   check_fits(cpu, config.rows * config.columns * column_vectors, column_vectors * live_kernel_vectors);
 }
 
@@ -65,12 +67,37 @@ TEST_CASE("conv2d and depthwise register tiles fit the register file", "[ops][ti
       OpInstance op = conv2d_instance(w.shape, target);
       check_window_fits(target.cpu(), op.output, conv2d_fallback_config(op.output, target));
     }
-    for (const auto& w : mobilenet_depthwise_workloads()) {
-      INFO(target.key() << " " << w.name);
-      OpInstance op = depthwise_instance(w.shape, target);
-      check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target), w.shape.k);
-    }
+    for (const auto& w : mobilenet_depthwise_workloads())
+      for (int64_t block : {int64_t{0}, int64_t{16}}) {  // the operator's own block, a producer's 16
+        INFO(target.key() << " " << w.name << " block " << block);
+        DepthwiseShape shape = w.shape;
+        shape.block = block;
+        OpInstance op = depthwise_instance(shape, target);
+        check_window_fits(target.cpu(), op.output, depthwise_fallback_config(op.output, target), w.shape.k);
+      }
   }
+}
+
+TEST_CASE("a depthwise tile over a block of two vectors takes one at a time where that holds more accumulators",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
+  // AVX2, a 16-channel block beside the six kernel vectors of a 3-wide window: whole, 9 accumulators
+  // hold 4 columns of two vectors (a divisor of OW: 1 at 7, 2 at 14, 4 at 28 and 56); one vector
+  // at a time, 12 hold 7 columns at 7, 14 and 28, 8 at 56.
+  for (auto [ow, lanes, columns] : std::vector<std::array<int64_t, 3>>{{7, 8, 7}, {14, 8, 7}, {28, 0, 4}, {56, 0, 4}}) {
+    INFO("OW " << ow);
+    OpInstance op = depthwise_instance({1, 32, ow, ow, 3, 1, 1, 16}, avx2);
+    WindowConfig config = depthwise_fallback_config(op.output, avx2);
+    CHECK(config.block_lanes == lanes);
+    CHECK(config.columns == columns);
+    // AVX-512: a 16-channel block is one vector
+    CHECK(depthwise_fallback_config(depthwise_instance({1, 32, ow, ow, 3, 1, 1, 16}, avx512).output, avx512)
+              .block_lanes == 0);
+  }
+  OpInstance op = depthwise_instance({1, 32, 7, 7, 3, 1, 1, 16}, avx2);
+  WindowConfig config = depthwise_fallback_config(op.output, avx2);
+  config.block_lanes = 3;
+  CHECK_THROWS_WITH(schedule_depthwise_conv2d(op.output, config), Catch::Contains("lanes per register tile"));
 }
 
 TEST_CASE("window tiles divide the output width unless, with 16 registers, the divisor leaves a quarter of the columns",
