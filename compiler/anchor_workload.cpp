@@ -55,7 +55,12 @@ std::string conv_workload(const graph::Graph& g, const graph::Node& node) {
   // A blocked depthwise convolution runs in its producer's block: the block is part of its workload.
   std::string block = data.size() == 5 ? "," + std::to_string(data[4]) : "";
   if (depthwise) return oc == c && per_group == 1 ? "depthwise:" + nchw + window + block : "";
-  if (groups == 1 && per_group == c) return "conv2d:" + nchw + std::to_string(oc) + "," + window;
+  if (groups != 1 || per_group != c) return "";
+  // The layout pass computes some 1x1 layers over their pixels (ops/conv2d_pixels.h): an operator
+  // of its own, whose template knows that schedule.
+  if (node.attrs.get_int("pixel_tiles", 0) && k == 1 && strides[0] == 1 && pads[0] == 0)
+    return "pixels:" + nchw + std::to_string(oc);
+  return "conv2d:" + nchw + std::to_string(oc) + "," + window;
   return "";
 }
 

@@ -10,6 +10,7 @@
 //   conv2d, one group a channel -> depthwise:N,C,H,W,K,S,P (NCHW) or depthwise:N,C,H,W,K,S,P,B
 //   dense X[M,K]·W[N,K]ᵀ         -> gemm:M,N,K (also dense_packed, W in the GEMM's panels)
 //   conv2d_winograd_nchwc        -> winograd:N,C,H,W,OC,P,M (the layout pass's Winograd convolution)
+//   conv2d with pixel_tiles      -> pixels:N,C,H,W,OC (a 1x1 layer the layout pass computes over pixels)
 //   a fused block                -> block:N,C,H,W,B/<stage>/... (ops/block_workload.h), its chain
 // The workload specs hold square kernels, equal strides in both dimensions, symmetric equal pads
 // and no dilation; any other anchor (grouped, dilated or transposed convolutions, pools, matmul)

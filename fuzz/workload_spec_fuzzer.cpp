@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     tessel::search::WorkloadSpec spec = tessel::search::parse_workload(text);
     TESSEL_CHECK(spec.name == text);
     TESSEL_CHECK(spec.op() == "gemm" || spec.op() == "conv2d" || spec.op() == "depthwise" || spec.op() == "winograd" ||
-                     spec.op() == "block",
+                     spec.op() == "pixels" || spec.op() == "block",
                  spec.op());
     TESSEL_CHECK(std::isfinite(spec.flops()) && spec.flops() > 0, text, " has ", spec.flops(), " flops");
     TESSEL_CHECK(spec.reduction_size() >= 1, text);

@@ -48,20 +48,40 @@ Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::
   }, name, "conv2d_nchwc_pixels");
 }
 
-Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target) {
+OpInstance pixels_instance(const PixelsShape& shape, const Target& target) {
+  OpInstance conv = conv2d_instance(shape.conv2d(), target);
+  return {conv.inputs, conv2d_nchwc_pixels(conv.inputs[0], conv.inputs[1])};
+}
+
+PixelsConfig pixels_fallback_config(const Tensor& output, const Target& target) {
   TESSEL_CHECK(output.ndim() == 5, "conv2d_nchwc_pixels output '", output.name(), "' must be 5-D");
   const CpuDescription& cpu = target.cpu();
+  PixelsConfig config;
+  // conv2d's row tile rule over the H*W pixels instead of a row's W columns
+  config.pixels =
+      conv2d_row_tile_columns(output.shape()[2] * output.shape()[3], output.shape()[4], kWindowAccumulatorCap, cpu);
+  config.prefetch_bytes = cpu.prefetch_bytes;
+  return config;
+}
+
+Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target) {
+  return schedule_conv2d_nchwc_pixels(output, pixels_fallback_config(output, target));
+}
+
+Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const PixelsConfig& config) {
+  TESSEL_CHECK(output.ndim() == 5, "conv2d_nchwc_pixels output '", output.name(), "' must be 5-D");
+  if (config.pixels < 1 || config.prefetch_bytes < 0)
+    user_error("pixel-tiled schedule of '", output.name(), "': ", config.pixels, " pixels per register tile and ",
+               config.prefetch_bytes, " bytes of prefetch; use at least 1 pixel and 0 bytes or more");
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);  // the 4-D reduction; the view and any tail inlined
-  // conv2d's row tile rule over the H*W pixels instead of a row's W columns
-  int64_t tile =
-      conv2d_row_tile_columns(output.shape()[2] * output.shape()[3], output.shape()[4], kWindowAccumulatorCap, cpu);
 
   Stage c = s[output];
-  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), tile);
+  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), config.pixels);
   c.unroll(pixels);
   c.vectorize(c.axis(4));
-  IterVar parallel = c.fuse(c.axis(1), tiles);
+  if (config.tiles_outer) c.reorder({tiles, c.axis(1)});
+  IterVar parallel = config.tiles_outer ? c.fuse(tiles, c.axis(1)) : c.fuse(c.axis(1), tiles);
   c.parallel(parallel);
 
   Stage a = s[acc];
@@ -70,7 +90,7 @@ Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target
   a.unroll(a.axis(2));
   a.vectorize(a.axis(3));
   Tensor kernel = window_operands(output, "conv2d_nchwc_pixels.sum").kernel;  // each icb step reads one ob row
-  prefetch_weights(a, kernel, a.reduce_axis(1), kernel.shape()[5] * kernel.dtype().bytes(), cpu.prefetch_bytes);
+  prefetch_weights(a, kernel, a.reduce_axis(1), kernel.shape()[5] * kernel.dtype().bytes(), config.prefetch_bytes);
   return s;
 }
 
@@ -78,7 +98,8 @@ TESSEL_REGISTER_OP_SCHEDULE(conv2d_nchwc_pixels, cpu,
                             "1x1 conv2d NCHWc over flattened pixels on CPU: pixels x output-block register tile "
                             "(the 16-register default for outputs whose rows leave too few accumulators)",
                             {}, [](const PluginParams&) -> std::unique_ptr<OpSchedule> {
-                              return std::make_unique<FunctionSchedule>(schedule_conv2d_nchwc_pixels);
+                              return std::make_unique<FunctionSchedule>(
+                                  [](const Tensor& out, const Target& target) { return schedule_conv2d_nchwc_pixels(out, target); });
                             });
 
 }  // namespace tessel::ops

@@ -10,10 +10,34 @@
 //   Tensor out = conv2d_nchwc_pixels(data, kernel);               // [N, O/ob, H, W, ob]
 //   Schedule s = default_schedule(out, Target::parse("llvm_cpu -isa=avx2"));
 #pragma once
+#include "datasets/workloads.h"
 #include "ir/schedule.h"
+#include "ops/workload_ops.h"
 #include "target/target.h"
 
 namespace tessel::ops {
+
+// The workload of a convolution over its pixels, an operator of its own for tuning
+// (pixels:N,C,H,W,OC; its template is search/spaces/pixels_template.h): a 1x1, stride-1, unpadded
+// conv2d whose schedule tiles pixels rather than rows, so the conv2d template cannot schedule it.
+struct PixelsShape {
+  int64_t n, c, h, w, oc;
+  Conv2dShape conv2d() const { return {n, c, h, w, oc, 1, 1, 1, 0}; }
+  double flops() const { return conv2d().flops(); }
+};
+
+// Inputs data [N, C/ib, H, W, ib] and kernel [OC/ob, C/ib, 1, 1, ib, ob] in conv2d_instance's
+// blocks (those the layout pass gives the layer), the output conv2d_nchwc_pixels'.
+OpInstance pixels_instance(const PixelsShape& shape, const Target& target);
+
+// One configuration of the schedule: register tiles of `pixels` pixels × the output block; the
+// parallel loop over output blocks × pixel tiles, or with tiles_outer pixel tiles × output blocks;
+// the weights prefetched `prefetch_bytes` ahead of their reads (0: none).
+struct PixelsConfig {
+  int64_t pixels = 1;
+  bool tiles_outer = false;
+  int64_t prefetch_bytes = 0;
+};
 
 // The convolution of data [N, C/ib, H, W, ib] with a 1x1 kernel [O/ob, C/ib, 1, 1, ib, ob]: a
 // reduction [N, O/ob, H*W, ob] tagged "conv2d_nchwc_pixels.sum" and, returned, its NCHWc view
@@ -34,5 +58,12 @@ bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu
 // block, threads over (output block, pixel tile), the reduction over input blocks outside the
 // tile. Registered as "conv2d_nchwc_pixels@cpu".
 Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target);
+
+// The configuration schedule_conv2d_nchwc_pixels(output, target) runs.
+PixelsConfig pixels_fallback_config(const Tensor& output, const Target& target);
+
+// The schedule of a conv2d_nchwc_pixels `output` (or of a fused group's output reading it) with
+// `config`. Throws UserError if config.pixels or prefetch_bytes is out of range.
+Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const PixelsConfig& config);
 
 }  // namespace tessel::ops

@@ -123,7 +123,7 @@ void add_tune_command(CLI::App& app, int argc, char** argv) {
   auto* cmd = app.add_subcommand("tune", "auto-tune one operator on this machine against its vendor baseline");
   cmd->add_option("--workload", args->workload,
                   "C1..C12, D1..D9, gemm:N, gemm:M,N,K, conv2d:..., depthwise:..., winograd:N,C,H,W,OC,P,M, "
-                  "block:N,C,H,W,B/cK,S,P,OC/dK,S,P/...")
+                  "pixels:N,C,H,W,OC, block:N,C,H,W,B/cK,S,P,OC/dK,S,P/...")
       ->required();
   cmd->add_option("--space", args->space, "schedule space plugin")->capture_default_str();
   add_search_options(cmd, *args, "trials of this run (resumed ones count)");

@@ -62,7 +62,7 @@ TESSEL_REGISTER_OPERATOR_TEMPLATE(depthwise, [](const WorkloadSpec& w, const Tar
 
 TESSEL_REGISTER_PLUGIN(ScheduleSpace, template,
                        "hand-written knob templates (AutoTVM style), one per operator: gemm, conv2d NCHWc, "
-                       "depthwise NCHWc, winograd, fused block",
+                       "depthwise NCHWc, winograd, pixels (1x1 over pixels), fused block",
                        std::vector<ParamSpec>{}, [](const PluginParams&) { return std::make_unique<TemplateSpace>(); });
 
 }  // namespace tessel::search

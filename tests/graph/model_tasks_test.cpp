@@ -59,10 +59,11 @@ TEST_CASE("a model's tasks leave out dense groups packed in a panel width their 
   CHECK(std::count(dqn.begin(), dqn.end(), "gemm:1,18,512") == 1);
 }
 
-TEST_CASE("a model's tasks leave out 1x1 convolutions computed over their pixels", "[graph][tuned][models]") {
+TEST_CASE("a model's 1x1 convolutions computed over their pixels are tasks of the pixels operator",
+          "[graph][tuned][models]") {
   // Under AVX2, MobileNet-V2's 1x1 convolutions at 7x7 run as conv2d_nchwc_pixels
-  // (ops/conv2d_pixels.h), which the conv2d template does not schedule; with pixel tiles off they
-  // are tasks again.
+  // (ops/conv2d_pixels.h), which the conv2d template does not schedule: they are pixels tasks
+  // (search/spaces/pixels_template.h); with pixel tiles off they are conv2d tasks again.
   Target avx2 = Target::parse("llvm_cpu -isa=avx2");
   graph::Graph g = frontend::import_onnx(std::string(TESSEL_BINARY_DIR) + "/models/mobilenet_v2.onnx");
   auto tasks_named = [&](const std::string& passes, const std::string& name) {
@@ -73,10 +74,11 @@ TEST_CASE("a model's tasks leave out 1x1 convolutions computed over their pixels
   };
   const std::string rows =
       "fold_batch_norm,fold_constants,cse,dce,layout{pixel_tiles=false},fuse,fuse_blocks,plan_memory";
-  for (const char* layer : {"conv2d:1,160,7,7,960,1,1,0", "conv2d:1,320,7,7,1280,1,1,0"}) {
+  for (const char* layer : {"160,7,7,960", "320,7,7,1280"}) {
     INFO(layer);
-    CHECK(tasks_named("", layer) == 0);
-    CHECK(tasks_named(rows, layer) == 1);
+    CHECK(tasks_named("", "conv2d:1," + std::string(layer) + ",1,1,0") == 0);
+    CHECK(tasks_named("", "pixels:1," + std::string(layer)) == 1);
+    CHECK(tasks_named(rows, "conv2d:1," + std::string(layer) + ",1,1,0") == 1);
   }
   CHECK(tasks_named("", "conv2d:1,96,14,14,576,1,1,0") == 1);  // 14 wide: row tiles, a task
 }

@@ -3,6 +3,7 @@
 // tensor-expression interpreter computes; the default configuration is the ops/ default schedule.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -169,6 +170,27 @@ TEST_CASE("every configuration of a tiny depthwise layer computes the convolutio
   Task task = Task::create("depthwise:1,16,4,4,3,1,1", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
   CHECK(task.space().size() == 4 * 4 * 2 * 2 * 2);
   check_configs(task, all_configs(knobs_of(task)));
+}
+
+TEST_CASE("a depthwise template over a block of two vectors offers one vector at a time", "[search][templates]") {
+  // On AVX2, a producer's 16-channel block at 7x7: the default takes 7 columns of one vector.
+  Task task = Task::create("depthwise:1,16,7,7,3,1,1,16", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  CHECK(knobs_of(task).knob("block_lanes").choices == std::vector<nlohmann::json>{16, 8});
+  CHECK(default_config(task).get_int("block_lanes") == 8);
+  check_configs(task, covering_configs(knobs_of(task), default_config(task), 4));
+  // AVX-512: the block is one vector, no knob
+  Task one = Task::create("depthwise:1,16,7,7,3,1,1,16", "template", nullptr, Target::parse("llvm_cpu -isa=avx512"));
+  const std::vector<Knob>& knobs = knobs_of(one).knobs();
+  CHECK(std::none_of(knobs.begin(), knobs.end(), [](const Knob& k) { return k.name == "block_lanes"; }));
+}
+
+TEST_CASE("every configuration of a pixel-tiled convolution computes it", "[search][templates]") {
+  // On AVX2, 49 pixels: tiles of 1 (the only divisor up to 6) and partial ones of 2 to 6, × the
+  // parallel order × prefetch or none.
+  Task task = Task::create("pixels:1,16,7,7,32", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  CHECK(task.space().size() == 6 * 2 * 2);
+  check_configs(task, all_configs(knobs_of(task)));
+  CHECK_THROWS_WITH(parse_workload("pixels:1,16,7,7"), Catch::Contains("5 expected (pixels:N,C,H,W,OC)"));
 }
 
 TEST_CASE("winograd template configurations compute the convolution", "[search][templates][winograd]") {
