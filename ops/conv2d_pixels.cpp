@@ -98,8 +98,9 @@ TESSEL_REGISTER_OP_SCHEDULE(conv2d_nchwc_pixels, cpu,
                             "1x1 conv2d NCHWc over flattened pixels on CPU: pixels x output-block register tile "
                             "(the 16-register default for outputs whose rows leave too few accumulators)",
                             {}, [](const PluginParams&) -> std::unique_ptr<OpSchedule> {
-                              return std::make_unique<FunctionSchedule>(
-                                  [](const Tensor& out, const Target& target) { return schedule_conv2d_nchwc_pixels(out, target); });
+                              return std::make_unique<FunctionSchedule>([](const Tensor& out, const Target& target) {
+                                return schedule_conv2d_nchwc_pixels(out, target);
+                              });
                             });
 
 }  // namespace tessel::ops

@@ -45,8 +45,12 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
   if (options.candidates < 0 || options.rounds < 1 || !(options.default_margin >= 0))
     user_error("final selection: needs candidates >= 0, rounds >= 1 and a margin >= 0, got ", options.candidates,
                ", ", options.rounds, " and ", options.default_margin);
-  std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates);
-  if (fastest.empty()) return {};
+  std::vector<TrialRecord> eligible;
+  for (const TrialRecord& t : run_trials)
+    if (!options.default_split || task.space_template().splits_as_default(t.candidate)) eligible.push_back(t);
+  std::vector<const TrialRecord*> fastest = fastest_trials(eligible, options.candidates);
+  // No selection without a correct trial; with some but none eligible, the default alone.
+  if (options.candidates == 0 || fastest_trials(run_trials, 1).empty()) return {};
   Candidate default_candidate = task.default_candidate();
   std::vector<Candidate> configs;
   std::vector<SelectionRecord> candidates;

@@ -15,6 +15,14 @@
 // 1-5 us slower each in the model, those ahead by 6-8% (the 24-channel blocks) 16-19 us faster;
 // the tuned model ran 0.997 of the untuned time, 0.989 with the defaults kept under 5%.
 //
+// Nor does it show what its split of the output between the threads costs its neighbours: a line
+// one core wrote and the other then reads travels between them. In a model (tune-model on several
+// threads) only configurations that split as the default does are chosen
+// (SpaceTemplate::splits_as_default). MobileNet-V2 under the AVX2 ceiling, two Zen 4 threads (stop
+// 41): 384->96 with channel blocks split, 5% ahead of its default alone, ran 69.5 -> 81.5 us in the
+// model, and the depthwise layers after 64->384 so split 8-22% slower; the tuned model 1.016-1.058
+// of the untuned time (stop 39: 1.014, and 1.001 with the defaults' split).
+//
 //   std::vector<SelectionRecord> candidates = select_final(task, run, run_trials, measurer, {4, 3});
 //   const SelectionRecord* chosen = chosen_candidate(candidates);
 #pragma once
@@ -32,9 +40,13 @@ struct SelectOptions {
   // A searched configuration is chosen over the default only when the default's median is at least
   // this fraction longer than its own; 0: the fastest, whatever it is.
   double default_margin = 0.05;
+  // Only configurations that give each thread the part of the output the default gives it are
+  // candidates (SpaceTemplate::splits_as_default): for a kernel in a model on several threads.
+  bool default_split = false;
 };
 
-// Re-measures the fastest `options.candidates` Ok trials among `run_trials` and the template's default
+// Re-measures the fastest `options.candidates` Ok trials among `run_trials` (those splitting as the
+// default, with options.default_split) and the template's default
 // configuration; returns every candidate with its median over the rounds, the fastest marked chosen
 // unless the default (when it ran correctly in every round) is within options.default_margin of it;
 // none when no candidate ran correctly in every round. Empty when `run_trials` has no Ok trial.

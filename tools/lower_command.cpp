@@ -7,9 +7,11 @@
 
 #include "backends/backend.h"
 #include "ir/printer.h"
+#include "ops/conv2d_pixels.h"
 #include "ops/op_schedule.h"
 #include "ops/workload_ops.h"
 #include "passes/lower/lower.h"
+#include "search/spaces/workload_spec.h"
 #include "support/error.h"
 #include "tools/commands.h"
 #include "tools/number_option.h"
@@ -52,7 +54,11 @@ ops::OpInstance instance_for(const LowerArgs& a, const Target& target) {
     if (!by_name) user_error("lower depthwise needs --workload D1..D9 or --shape N,C,H,W,K,S,P");
     return ops::depthwise_instance(single_workload(find_depthwise_workloads(a.workload), a.workload), target);
   }
-  user_error("unknown operator '", a.op, "'; valid: gemm, conv2d, depthwise");
+  if (a.op == "pixels") {  // a 1x1 conv2d over its pixels (ops/conv2d_pixels.h)
+    if (!by_shape || by_name) user_error("lower pixels needs --shape N,C,H,W,OC");
+    return ops::pixels_instance(search::parse_workload("pixels:" + a.shape).shape<ops::PixelsShape>(), target);
+  }
+  user_error("unknown operator '", a.op, "'; valid: gemm, conv2d, depthwise, pixels");
 }
 
 Schedule schedule_for(const ops::OpInstance& op, const std::string& which, const Target& target) {
@@ -113,9 +119,9 @@ void print_lowered(const LowerArgs& args) {
 void add_lower_command(CLI::App& app) {
   auto args = std::make_shared<LowerArgs>();
   auto* cmd = app.add_subcommand("lower", "print the lowered loop program of an operator");
-  cmd->add_option("op", args->op, "gemm, conv2d or depthwise")->required();
+  cmd->add_option("op", args->op, "gemm, conv2d, depthwise or pixels (a 1x1 conv2d over its pixels)")->required();
   add_number_option(cmd, "--n", args->n, "square GEMM size", Allowed::at_least(1));
-  cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P");
+  cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P[,B] | N,C,H,W,OC");
   cmd->add_option("--workload", args->workload, "C1..C12 or D1..D9");
   cmd->add_option("--schedule", args->schedule, "default or naive")->capture_default_str();
   cmd->add_option("--emit", args->emit, "loops, c, llvm or asm (c, llvm and asm for the target's ISA)")

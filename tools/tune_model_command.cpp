@@ -31,6 +31,7 @@ struct TuneModelArgs : SearchArgs {
   std::vector<std::string> scheduler_params;
   int64_t round = 16;
   bool json = false;
+  bool any_split = false;  // --any-thread-split
 };
 
 // Sum over tasks of weight × best latency: the part of the model's time its tuned groups take, as
@@ -151,6 +152,7 @@ void tune_model(const TuneModelArgs& a) {
   options.tune.progress = false;
   options.select.candidates = a.select;
   options.select.default_margin = a.default_margin_pct / 100;
+  options.select.default_split = a.threads > 1 && !a.any_split;
   options.run_label = run_label(options.strategy, "template", options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
@@ -203,6 +205,10 @@ void add_tune_model_command(CLI::App& app) {
   add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
+  cmd->add_flag("--any-thread-split", args->any_split,
+                "in the final selection, also choose configurations that split a layer between the threads unlike "
+                "its default (on several threads they are left out: alone they cannot show what the split costs the "
+                "layer's neighbours)");
   cmd->callback([args] { tune_model(*args); });
 }
 

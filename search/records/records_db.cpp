@@ -230,9 +230,12 @@ void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates)
 }
 
 std::vector<SelectionRecord> RecordsDb::chosen_per_task() const {
+  // Each run's latest choice (a selection run again replaces the run's earlier one), then the
+  // fastest of those per task.
   sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns +
-                                 ", MIN(median_us) FROM selections WHERE chosen = 1 AND median_us > 0 "
-                                 "GROUP BY workload_key, target, space ORDER BY workload, target, space");
+                                 ", MIN(median_us) FROM selections WHERE id IN (SELECT MAX(id) FROM selections "
+                                 "WHERE chosen = 1 AND median_us > 0 GROUP BY workload_key, target, space, strategy, "
+                                 "seed) GROUP BY workload_key, target, space ORDER BY workload, target, space");
   std::vector<SelectionRecord> out;
   while (select.step()) out.push_back(read_selection(select));
   return out;

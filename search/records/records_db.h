@@ -74,7 +74,8 @@ class RecordsDb {
   // The candidates of one run's final selection (search/selection.h), in one transaction.
   void append_selection(const std::vector<SelectionRecord>& candidates);
   // Of each task that went through a final selection, the chosen candidate with the shortest
-  // re-measured time (over all its runs), ordered by workload label.
+  // re-measured time over its runs, each run by its latest selection (one run again, as a resumed
+  // tune-model does, replaces the run's earlier choice), ordered by workload label.
   std::vector<SelectionRecord> chosen_per_task() const;
 
   // Marks `run` as being tuned by this process until the claim is destroyed. Throws UserError if

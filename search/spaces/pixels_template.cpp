@@ -58,6 +58,8 @@ class PixelsTemplate : public AnchorTemplate {
     return stage_mismatch(anchor, instance_.output, {"conv2d_nchwc_pixels"});
   }
 
+  std::vector<std::string> thread_split_knobs() const override { return {"parallel"}; }
+
  private:
   ops::OpInstance instance_;
   int64_t pixels_;  // H*W

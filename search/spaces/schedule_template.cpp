@@ -28,6 +28,13 @@ std::string AnchorTemplate::kernel_mismatch(const KernelStages& kernel) const {
   return anchor_mismatch(kernel.anchor.defined() ? kernel.anchor : kernel.output);
 }
 
+bool ScheduleTemplate::splits_as_default(const Candidate& candidate) const {
+  Config config = space().get(candidate), fallback = default_config();
+  for (const std::string& knob : thread_split_knobs())
+    if (config.value(knob) != fallback.value(knob)) return false;
+  return true;
+}
+
 std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const std::vector<std::string>& tags) {
   if (!anchor.defined()) return "the group has no anchor stage";
   if (std::find(tags.begin(), tags.end(), anchor->tag) == tags.end())

@@ -21,6 +21,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/schedule.h"
 #include "search/spaces/config_space.h"
@@ -48,6 +49,10 @@ class SpaceTemplate {
   virtual Candidate default_candidate() const = 0;
   // The operator's default schedule from ops/: the reference results are computed with it.
   virtual Program default_program() const = 0;
+  // Whether `candidate` gives each thread the part of the output the default gives it (always where
+  // the space offers no other split). In a model the split decides which core wrote what the next
+  // layer reads, which a kernel measured alone cannot show (search/selection.h).
+  virtual bool splits_as_default(const Candidate& candidate) const { return true; }
 };
 
 // What a knob template schedules in a model: a fused group's kernel as tensors (compiler/
@@ -76,9 +81,14 @@ class ScheduleTemplate : public SpaceTemplate {
   // inline_group_stages). Throws UserError if the schedule primitives reject the configuration.
   virtual Schedule schedule_kernel(const Config& config, const KernelStages& kernel) const = 0;
 
+  // The knobs that decide which thread computes which part of the output (none by default).
+  virtual std::vector<std::string> thread_split_knobs() const { return {}; }
+
   const SearchSpace& search_space() const final { return space(); }
   Program program(const Candidate& candidate) const final { return instantiate(space().get(candidate)); }
   Candidate default_candidate() const final { return default_config().candidate(); }
+  // The candidate's thread_split_knobs() have the default's values.
+  bool splits_as_default(const Candidate& candidate) const final;
 };
 
 // The template of one operator, which schedules a kernel by its anchor stage: the output, reached

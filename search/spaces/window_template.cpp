@@ -130,6 +130,11 @@ class WindowTemplate : public AnchorTemplate {
     return stage_mismatch(anchor, op_.instance.output, {op_.instance.output->tag});
   }
 
+  std::vector<std::string> thread_split_knobs() const override {
+    if (op_.parallel_order_knob) return {"parallel"};
+    return {};
+  }
+
  private:
   ops::WindowConfig window_config(const Config& config) const {
     ops::WindowConfig window = op_.fallback;

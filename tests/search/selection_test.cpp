@@ -147,6 +147,36 @@ TEST_CASE("the final selection keeps the default unless another beats it by the 
   CHECK_THROWS_WITH(select_final(task, run_of(task), run, source, {1, 3, -0.1}), Catch::Contains("margin"));
 }
 
+TEST_CASE("in a model the final selection keeps the default's split between the threads", "[search][selection]") {
+  // On AVX2 the conv2d template offers the parallel loop's order (channel blocks or rows outside).
+  Task task = Task::create("conv2d:1,16,4,4,32,1,1,0", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  const ConfigSpace& knobs = task.knob_space("the selection test");
+  Config def = knobs.get(task.default_candidate());
+  uint64_t other_split = 0, same_split = 0;
+  for (uint64_t i = 0; i < knobs.size() && (!other_split || !same_split); ++i) {
+    if (i == def.index()) continue;
+    bool same = knobs.get(i).value("parallel") == def.value("parallel");
+    CHECK(task.space_template().splits_as_default(Candidate::from_index(i)) == same);
+    (same ? same_split : other_split) = i;
+  }
+  REQUIRE((other_split && same_split));
+  std::vector<TrialRecord> run = {trial(other_split, 10), trial(same_split, 12)};
+  ScriptedSource source({{other_split, {10}}, {same_split, {12}}, {def.index(), {20}}});
+  auto chosen_index = [&](bool default_split) {
+    std::vector<SelectionRecord> c = select_final(task, run_of(task), run, source, {2, 1, 0.05, default_split});
+    REQUIRE(chosen_candidate(c) != nullptr);
+    return static_cast<uint64_t>(chosen_candidate(c)->config_index());
+  };
+  CHECK(chosen_index(false) == other_split);  // the fastest alone
+  CHECK(chosen_index(true) == same_split);    // the fastest splitting as the default
+  // with no trial splitting as the default, the default alone
+  std::vector<SelectionRecord> c =
+      select_final(task, run_of(task), {trial(other_split, 10)}, source, {2, 1, 0.05, true});
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].origin == "default");
+  CHECK(c[0].chosen);
+}
+
 TEST_CASE("no candidate of the final selection is always measured first", "[search][selection]") {
   Task task = Task::create(test::kTinyGemm, "template");
   uint64_t def = task.default_candidate().index();
@@ -183,4 +213,19 @@ TEST_CASE("a tuning run with a final selection records its choice", "[search][se
   CHECK(chosen[0].run.strategy == "random");
   CHECK(chosen[0].rounds == 2);
   CHECK(task.space().candidate_from_json(chosen[0].config) == chosen[0].candidate);
+
+  // The run's selection again, choosing a slower candidate: the latest choice of a run counts.
+  std::vector<SelectionRecord> again = report.selection;
+  SelectionRecord* slowest = nullptr;
+  for (SelectionRecord& c : again) {
+    c.chosen = false;
+    if (c.median_us > 0 && (!slowest || c.median_us > slowest->median_us)) slowest = &c;
+  }
+  REQUIRE(slowest != nullptr);
+  REQUIRE(slowest->config_index() != report.chosen()->config_index());
+  slowest->chosen = true;
+  db.append_selection(again);
+  chosen = db.chosen_per_task();
+  REQUIRE(chosen.size() == 1);
+  CHECK(chosen[0].config_index() == slowest->config_index());
 }
