@@ -90,17 +90,23 @@ WindowConfig depthwise_fallback_config(const Tensor& output, const Target& targe
     int64_t accumulators = accumulator_budget(cpu, operands, kWindowAccumulatorCap);
     config.columns = pick_reg_n(output.shape()[3], accumulators * lanes / std::max(block, lanes));
     // A block of several vectors one vector at a time where that tile holds more accumulators.
-    if (block > lanes && block % lanes == 0) {
+    if (int64_t vector_lanes = depthwise_vector_lanes(output, cpu)) {
       int64_t columns = pick_reg_n(output.shape()[3], accumulator_budget(cpu, kernel_width, kWindowAccumulatorCap));
-      if (columns > config.columns * (block / lanes)) {
+      if (columns > config.columns * (block / vector_lanes)) {
         config.columns = columns;
-        config.block_lanes = lanes;
+        config.block_lanes = vector_lanes;
       }
     }
     config.threads = cpu.threads;
     config.row_shares = depthwise_row_shares_pay(output, cpu);
   }
   return config;
+}
+
+int64_t depthwise_vector_lanes(const Tensor& output, const CpuDescription& cpu) {
+  if (output.ndim() != 5) return 0;
+  int64_t block = output.shape()[4], lanes = float_lanes(cpu);
+  return block > lanes && block % lanes == 0 ? lanes : 0;
 }
 
 bool depthwise_row_shares_pay(const Tensor& output, const CpuDescription& cpu) {

@@ -30,6 +30,11 @@ int64_t choose_depthwise_block(int64_t channels, const Target& target);
 // 3 rows) 17 -> 22 us, so those keep channels.
 bool depthwise_row_shares_pay(const Tensor& output, const CpuDescription& cpu);
 
+// The lanes a register tile of a blocked depthwise `output` may cover instead of its whole channel
+// block (WindowConfig::block_lanes): one vector, where the block is several; 0 where it is one or
+// less.
+int64_t depthwise_vector_lanes(const Tensor& output, const CpuDescription& cpu);
+
 // The fallback configuration for a depthwise `output` on `target`: in the blocked layout, a
 // register tile of columns × the channel block whose accumulators fit the register file beside the
 // kernel vectors of every kernel column (ops/cpu_tiles.h), columns dividing OW, and the threads'

@@ -11,11 +11,13 @@ namespace tessel::search {
 
 namespace {
 
-// The fastest `count` distinct configurations among the Ok trials, fastest first.
-std::vector<const TrialRecord*> fastest_trials(const std::vector<TrialRecord>& trials, int count) {
+// The fastest `count` distinct configurations among the Ok trials that `eligible` keeps, fastest first.
+template <typename Eligible>
+std::vector<const TrialRecord*> fastest_trials(const std::vector<TrialRecord>& trials, int count,
+                                               Eligible eligible) {
   std::vector<const TrialRecord*> ok;
   for (const TrialRecord& t : trials)
-    if (t.result.ok()) ok.push_back(&t);
+    if (t.result.ok() && eligible(t)) ok.push_back(&t);
   std::stable_sort(ok.begin(), ok.end(), [](const TrialRecord* a, const TrialRecord* b) {
     return a->result.timing.median_us < b->result.timing.median_us;
   });
@@ -45,12 +47,12 @@ std::vector<SelectionRecord> select_final(const Task& task, const RunKey& run,
   if (options.candidates < 0 || options.rounds < 1 || !(options.default_margin >= 0))
     user_error("final selection: needs candidates >= 0, rounds >= 1 and a margin >= 0, got ", options.candidates,
                ", ", options.rounds, " and ", options.default_margin);
-  std::vector<TrialRecord> eligible;
-  for (const TrialRecord& t : run_trials)
-    if (!options.default_split || task.space_template().splits_as_default(t.candidate)) eligible.push_back(t);
-  std::vector<const TrialRecord*> fastest = fastest_trials(eligible, options.candidates);
   // No selection without a correct trial; with some but none eligible, the default alone.
-  if (options.candidates == 0 || fastest_trials(run_trials, 1).empty()) return {};
+  bool any_ok = std::any_of(run_trials.begin(), run_trials.end(), [](const TrialRecord& t) { return t.result.ok(); });
+  if (options.candidates == 0 || !any_ok) return {};
+  std::vector<const TrialRecord*> fastest = fastest_trials(run_trials, options.candidates, [&](const TrialRecord& t) {
+    return !options.default_split || task.space_template().splits_as_default(t.candidate);
+  });
   Candidate default_candidate = task.default_candidate();
   std::vector<Candidate> configs;
   std::vector<SelectionRecord> candidates;

@@ -186,8 +186,7 @@ std::shared_ptr<const ScheduleTemplate> make_depthwise_template(const DepthwiseS
   ops::WindowConfig fallback = ops::depthwise_fallback_config(op.output, target);
   // reduction axes: ry 0, rx 1. A block of several vectors may run one at a time (the knob added
   // last, the whole block first: older records keep their points).
-  int64_t block = op.output.shape()[4], lanes = ops::float_lanes(target.cpu());
-  int64_t block_lanes = block > lanes && block % lanes == 0 ? lanes : 0;
+  int64_t block_lanes = ops::depthwise_vector_lanes(op.output, target.cpu());
   return std::make_shared<WindowTemplate>(
       WindowOperator{op, {{0, 1}, {1, 0}}, 0, 1, false, 1, 0, block_lanes, ops::schedule_depthwise_conv2d, fallback},
       target);
