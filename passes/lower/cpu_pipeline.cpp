@@ -47,7 +47,11 @@ LoweringPipeline cpu_pipeline(const Target& target) {
   p.add(Phase::Simplify, pass_of("partition_loops", "ragged edges of non-dividing splits out of the main iterations",
                                  partition_loops));
   p.add(Phase::Simplify, simplify_pass("drops the guards partitioning made provable"));
-  p.add(Phase::LoopTransforms, pass_of("vectorize", "vectorized loops to Ramp/Broadcast vector code", vectorize_loops));
+  int register_bits = target.is_cpu() ? target.cpu().vector_bits : 0;
+  p.add(Phase::LoopTransforms, {"vectorize", "vectorized loops to Ramp/Broadcast vector code, in register-sized pieces",
+                                [register_bits](const Stmt& s, const PassContext&) {
+                                  return vectorize_loops(s, register_bits);
+                                }});
   p.add(Phase::LoopTransforms, pass_of("unroll", "unrolled loops to copies of their body", unroll_loops));
   p.add(Phase::Finalize, pass_of("serialize_nested_parallel", "parallel loops inside parallel loops run serially",
                                  serialize_nested_parallel));

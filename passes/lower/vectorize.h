@@ -14,6 +14,9 @@
 
 namespace tessel {
 
-Stmt vectorize_loops(const Stmt& s);
+// `register_bits`: the target's vector register width. A loop whose vector would outgrow one
+// register and whose extent is no power of two runs as consecutive vectors of power-of-two lanes
+// (24 floats on 512 bits: 16 + 8), each vectorized as above. 0: one vector per loop, always.
+Stmt vectorize_loops(const Stmt& s, int register_bits = 0);
 
 }  // namespace tessel

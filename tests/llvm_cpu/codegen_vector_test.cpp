@@ -6,6 +6,7 @@
 
 #include "backends/llvm_cpu/llvm_cpu.h"
 #include "tests/llvm_cpu/llvm_test_util.h"
+#include "passes/lower/vectorize.h"
 
 using namespace tessel;
 using namespace tessel::test;
@@ -132,4 +133,22 @@ TEST_CASE("a strided load of 3 lanes loads them one by one, not by a gather inst
   INFO(few.substr(0, 4000));
   CHECK(few.find("vgather") == std::string::npos);
   CHECK(emit_assembly(transpose_gather(16, 8), for_target("llvm_cpu -isa=avx512")).find("vgather") != std::string::npos);
+}
+
+TEST_CASE("a 24-float vector loop on AVX-512 becomes 16- and 8-lane FMAs, no lane moved alone", "[llvm_cpu][vector][asm]") {
+  // acc[0..23] += a[i*24 ..] * b[i*24 ..], vectorized over the 24 lanes in register-sized pieces
+  const int64_t lanes = 24, n = 24 * 64;
+  FuncArg a = vector_arg("a", DataType::float32(), n), b = vector_arg("b", DataType::float32(), n);
+  FuncArg acc = vector_arg("acc", DataType::float32(), lanes);
+  Var i("i"), l("l");
+  Expr at = Expr(i) * lanes + l;
+  Stmt body = loop(l, lanes, make_store(acc.buffer, l, load(acc.buffer, l) + load(a.buffer, at) * load(b.buffer, at)),
+                   ForKind::Vectorized);
+  LoweredFunc f{"tile24", {a, b, acc}, vectorize_loops(loop(i, n / lanes, body), 512)};
+  std::string assembly = emit_assembly(f, for_target("llvm_cpu -isa=avx512"));
+  INFO(assembly.substr(0, 4000));
+  CHECK(assembly.find("zmm") != std::string::npos);
+  CHECK(assembly.find("ymm") != std::string::npos);
+  CHECK(assembly.find("vinsertps") == std::string::npos);
+  CHECK(assembly.find("vextractf") == std::string::npos);
 }

@@ -137,14 +137,17 @@ TEST_CASE("conv2d tiles span several output blocks where each broadcast would fe
   CHECK(config.channel_blocks == 3);
   CHECK(config.columns == 3);
   check_window_fits(avx2.cpu(), op.output, config);
-  // AVX-512's FMAs broadcast from memory, but a block of 12 floats fills 12 of 16 lanes: 2 blocks
+  // AVX-512's FMAs broadcast from memory, but a block of 10 floats fills 10 of 16 lanes: 2 blocks
   // share each broadcast, 7 columns each (14 accumulators). Two-vector blocks already share each
-  // broadcast; 40 channels are 5 blocks, which no group of 2 or 3 divides.
-  OpInstance partial = conv2d_instance({1, 96, 56, 56, 24, 1, 1, 1, 0}, avx512);
+  // broadcast, and so do the blocks of a vector and a half that 24 channels take (16 + 8 lanes);
+  // 40 channels are 5 blocks, which no group of 2 or 3 divides.
+  OpInstance partial = conv2d_instance({1, 96, 56, 56, 20, 1, 1, 1, 0}, avx512);
   WindowConfig partial_config = conv2d_fallback_config(partial.output, avx512);
-  CHECK(partial.output.shape()[4] == 12);
+  CHECK(partial.output.shape()[4] == 10);
   CHECK(partial_config.channel_blocks == 2);
   CHECK(partial_config.columns == 7);
+  CHECK(conv2d_instance({1, 96, 56, 56, 24, 1, 1, 1, 0}, avx512).output.shape()[4] == 24);
+  CHECK(default_blocks(24, avx512) == 1);
   check_fits(avx512.cpu(), partial_config.channel_blocks * partial_config.columns, partial_config.channel_blocks);
   CHECK(default_blocks(32, avx512) == 1);
   CHECK(default_blocks(48, avx512) == 1);

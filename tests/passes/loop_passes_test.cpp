@@ -66,6 +66,37 @@ TEST_CASE("vectorize: ramps for strided access, serial loops for what lanes cann
   CHECK(text(g).find("ramp") == std::string::npos);
 }
 
+TEST_CASE("vectorize: a vector beyond one register whose lanes are no power of two runs in pieces", "[lower]") {
+  Program p;
+  Var i("i");
+  Stmt wide = make_for(i, 0, 24, ForKind::Vectorized, make_store(p.out, i + 3, load(p.in, i * 2) + 1.0));
+  Stmt w = vectorize_loops(wide, 512);  // 24 floats on 512-bit registers: 16 + 8
+  p.check_same(wide, w);
+  CHECK(text(w).find("ramp(3, 1, 16)") != std::string::npos);
+  CHECK(text(w).find("ramp(19, 1, 8)") != std::string::npos);
+  CHECK(text(w).find(", 24)") == std::string::npos);
+  CHECK(text(vectorize_loops(wide)).find("ramp(3, 1, 24)") != std::string::npos);  // no register width: one
+
+  Stmt twelve = make_for(i, 0, 12, ForKind::Vectorized, make_store(p.out, i, load(p.out, i) + load(p.in, i)));
+  CHECK(text(vectorize_loops(twelve, 512)).find("ramp(0, 1, 12)") != std::string::npos);  // fits one register
+  Stmt t = vectorize_loops(twelve, 256);
+  p.check_same(twelve, t);
+  CHECK(text(t).find("ramp(0, 1, 8)") != std::string::npos);
+  CHECK(text(t).find("ramp(8, 1, 4)") != std::string::npos);
+
+  Stmt eleven = make_for(i, 0, 11, ForKind::Vectorized, make_store(p.out, i, load(p.in, i) * 2.0));
+  Stmt e = vectorize_loops(eleven, 256);  // 8 + 2 + 1, the last a scalar copy
+  p.check_same(eleven, e);
+  CHECK(text(e).find("ramp(8, 1, 2)") != std::string::npos);
+  CHECK(text(e).find("out[10]") != std::string::npos);
+
+  // a piece that cannot be vectorized leaves the whole loop serial
+  Stmt colliding = make_for(i, 0, 12, ForKind::Vectorized, make_store(p.out, i / 2, load(p.in, i)));
+  Stmt c = vectorize_loops(colliding, 256);
+  p.check_same(colliding, c);
+  CHECK(text(c).find("for (i, 0, 12)") != std::string::npos);
+}
+
 TEST_CASE("partition_loops: the guard of a ragged edge leaves the main iterations", "[lower]") {
   Program p;
   Var jo("jo"), ji("ji");

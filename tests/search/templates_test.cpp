@@ -101,16 +101,16 @@ TEST_CASE("template spaces derive their choices from the target", "[search][temp
   CHECK(knobs_of(d1).knob("tile_ow").index_of({8, 14}) > 0);
   // A tile spanning output channel blocks is the last knob, one block first, so records measured
   // before it existed keep their index; only where the default groups blocks (24 channels: 3
-  // blocks of 8 on AVX2, 2 of 12 on AVX-512).
+  // blocks of 8 on AVX2; 20 channels, 2 blocks of 10 on AVX-512).
   Task c24 = Task::create("conv2d:1,96,56,56,24,1,1,0", "template", nullptr, avx2);
   CHECK(knobs_of(c24).knobs().back().name == "channel_blocks");
   CHECK(knobs_of(c24).knobs().back().choices == std::vector<nlohmann::json>{1, 3});
   CHECK(default_config(c24).get_int("channel_blocks") == 3);
   CHECK(knobs_of(c24).get(0).get_int("channel_blocks") == 1);
   CHECK(knobs_of(c6_avx2).knobs().back().name == "parallel");
-  Task c24_avx512 = Task::create("conv2d:1,96,56,56,24,1,1,0", "template", nullptr, avx512);
-  CHECK(knobs_of(c24_avx512).knobs().back().choices == std::vector<nlohmann::json>{1, 2});
-  CHECK(default_config(c24_avx512).get_int("channel_blocks") == 2);
+  Task c20_avx512 = Task::create("conv2d:1,96,56,56,20,1,1,0", "template", nullptr, avx512);
+  CHECK(knobs_of(c20_avx512).knobs().back().choices == std::vector<nlohmann::json>{1, 2});
+  CHECK(default_config(c20_avx512).get_int("channel_blocks") == 2);
   CHECK(knobs_of(Task::create("conv2d:1,96,56,56,32,1,1,0", "template", nullptr, avx512)).knobs().back().name !=
         "channel_blocks");
   // Reduction chunks, last and none first likewise, for the 1x1 layers of 16-register CPUs: 576
