@@ -148,6 +148,9 @@ TEST_CASE("conv2d tiles span several output blocks where each broadcast would fe
   CHECK(partial_config.columns == 7);
   CHECK(conv2d_instance({1, 96, 56, 56, 24, 1, 1, 1, 0}, avx512).output.shape()[4] == 24);
   CHECK(default_blocks(24, avx512) == 1);
+  // Halves only where as many lanes stay busy: 56 channels in blocks of 14 (7/8), not of 8 (1/2).
+  CHECK(conv2d_instance({1, 96, 56, 56, 56, 1, 1, 1, 0}, avx512).output.shape()[4] == 14);
+  CHECK(conv2d_instance({1, 96, 56, 56, 40, 1, 1, 1, 0}, avx512).output.shape()[4] == 10);
   check_fits(avx512.cpu(), partial_config.channel_blocks * partial_config.columns, partial_config.channel_blocks);
   CHECK(default_blocks(32, avx512) == 1);
   CHECK(default_blocks(48, avx512) == 1);
