@@ -202,18 +202,18 @@ int64_t conv2d_tile_channel_blocks(const Tensor& output, const CpuDescription& c
 
 namespace {
 
-// The block of `channels` that no whole vector of `lanes` floats divides: the largest divisor up to
+// The block of `channels` that no whole vector of the CPU's floats divides: the largest divisor up to
 // one vector, unless on 512-bit vectors a divisor made of whole 256-bit halves up to two vectors
 // keeps at least as many lanes of its vectors busy (24 channels, MobileNet-V2's narrowest: one
 // block of 16 + 8, 3/4 of two vectors, against blocks of 12, 3/4 of one). Then no lane idles where a
 // 512-bit FMA runs as two 256-bit halves (Zen 4), and no fewer are busy where it runs whole (56
 // channels keep blocks of 14, not of 8).
-int64_t block_of_halves(int64_t channels, int64_t lanes) {
-  const int64_t half = 8;  // floats in 256 bits
+int64_t block_of_halves(int64_t channels, const CpuDescription& cpu) {
+  const int64_t half = 8, lanes = float_lanes(cpu);  // floats in 256 bits, in a vector
   int64_t divisor = largest_divisor_at_most(channels, lanes);
-  auto busy = [lanes](int64_t block) { return double(block) / double((block + lanes - 1) / lanes * lanes); };
+  auto busy = [&](int64_t block) { return double(block) / double(float_vectors(cpu, block) * lanes); };
   if (lanes > half)
-    for (int64_t b = 2 * lanes / half * half; b >= half; b -= half)
+    for (int64_t b = 2 * lanes; b >= half; b -= half)
       if (channels % b == 0 && busy(b) >= busy(divisor)) return b;
   return divisor;
 }
@@ -224,9 +224,10 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
   if (groups <= 0 || in_channels % groups != 0 || out_channels % groups != 0)
     user_error("conv2d: ", groups, " groups must divide the ", in_channels, " input and ", out_channels,
                " output channels");
-  int64_t lanes = float_lanes(target.cpu()), per_group = out_channels / groups;
-  return {first_divisor(in_channels / groups, {lanes}, block_of_halves(in_channels / groups, lanes)),
-          first_divisor(per_group, {2 * lanes, lanes}, block_of_halves(per_group, lanes))};
+  const CpuDescription& cpu = target.cpu();
+  int64_t lanes = float_lanes(cpu), per_group = out_channels / groups;
+  return {first_divisor(in_channels / groups, {lanes}, block_of_halves(in_channels / groups, cpu)),
+          first_divisor(per_group, {2 * lanes, lanes}, block_of_halves(per_group, cpu))};
 }
 
 // Where the default pads: inline for the few multiply-adds per input element, else a copy, padded

@@ -21,8 +21,8 @@ Tensor conv2d_nchwc(const Tensor& data, const Tensor& kernel, const Conv2dParams
 // one vector when that does, else a divisor up to one vector; ib = one vector when it divides the
 // input channels per group, else a divisor up to one vector. Where no vector divides, 512-bit
 // targets take the largest divisor of whole 256-bit halves up to two vectors instead where it keeps
-// as many lanes busy (24 channels: a vector and a half, not two blocks of 12). Two vectors per column halve the input broadcasts per FMA and give narrow
-// outputs (OW = 7) enough accumulators.
+// as many lanes busy (24 channels: a vector and a half, not two blocks of 12). Two vectors per
+// column halve the input broadcasts per FMA and give narrow outputs (OW = 7) enough accumulators.
 struct Conv2dBlocks {
   int64_t ib, ob;
 };

@@ -47,7 +47,7 @@ LoweringPipeline cpu_pipeline(const Target& target) {
   p.add(Phase::Simplify, pass_of("partition_loops", "ragged edges of non-dividing splits out of the main iterations",
                                  partition_loops));
   p.add(Phase::Simplify, simplify_pass("drops the guards partitioning made provable"));
-  int register_bits = target.is_cpu() ? target.cpu().vector_bits : 0;
+  int register_bits = target.cpu().vector_bits;
   p.add(Phase::LoopTransforms, {"vectorize", "vectorized loops to Ramp/Broadcast vector code, in register-sized pieces",
                                 [register_bits](const Stmt& s, const PassContext&) {
                                   return vectorize_loops(s, register_bits);
