@@ -128,6 +128,7 @@ class StructuralComparator : public IRVisitor {
     }
     equal(op->source, o->source);
     equal(op->condition, o->condition);
+    equal(op->init, o->init);
   }
   void visit_node(const Load* op) override {
     equal_buffer(op->buffer, other<Load>()->buffer);
@@ -309,6 +310,7 @@ class StructuralHasher : public IRVisitor {
     }
     hash(op->source);
     hash(op->condition);
+    hash(op->init);
   }
   void visit_node(const Load* op) override {
     mix_ref(buffers_, op->buffer.get());

@@ -181,16 +181,23 @@ struct TensorRead : ExprNode {
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
 
-// combiner over `axes` of `source`, counting only points where `condition` holds. Appears only as
+// combiner over `axes` of `source`, counting only points where `condition` holds, starting from
+// `init` (an expression of the compute's axes; undefined: the combiner's identity). Appears only as
 // the whole body of a compute.
 struct Reduce : ExprNode {
   static constexpr NodeKind kKind = NodeKind::Reduce;
-  Reduce(DataType t, ReduceOp c, Expr s, std::vector<IterVar> ax, Expr cond)
-      : ExprNode(kKind, t), combiner(c), source(std::move(s)), axes(std::move(ax)), condition(std::move(cond)) {}
+  Reduce(DataType t, ReduceOp c, Expr s, std::vector<IterVar> ax, Expr cond, Expr start = Expr())
+      : ExprNode(kKind, t),
+        combiner(c),
+        source(std::move(s)),
+        axes(std::move(ax)),
+        condition(std::move(cond)),
+        init(std::move(start)) {}
   const ReduceOp combiner;
   const Expr source;
   const std::vector<IterVar> axes;
   const Expr condition;
+  const Expr init;
 };
 
 // ---- loop-IR level -----------------------------------------------------------------------------

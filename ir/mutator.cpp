@@ -81,8 +81,9 @@ Expr IRMutator::mutate_node(const TensorRead* op, const Expr& self) {
 
 Expr IRMutator::mutate_node(const Reduce* op, const Expr& self) {
   Expr src = mutate(op->source), cond = mutate(op->condition);
-  if (src.same_as(op->source) && cond.same_as(op->condition)) return self;
-  return Expr(std::make_shared<Reduce>(op->type, op->combiner, src, op->axes, cond));
+  Expr init = op->init.defined() ? mutate(op->init) : op->init;
+  if (src.same_as(op->source) && cond.same_as(op->condition) && init.same_as(op->init)) return self;
+  return Expr(std::make_shared<Reduce>(op->type, op->combiner, src, op->axes, cond, init));
 }
 
 Expr IRMutator::mutate_node(const Load* op, const Expr& self) {

@@ -146,6 +146,10 @@ class IRPrinter : public IRVisitor {
       os_ << ", where=";
       print(op->condition);
     }
+    if (op->init.defined()) {
+      os_ << ", init=";
+      print(op->init);
+    }
     os_ << ")";
   }
   void visit_node(const Load* op) override {

@@ -220,7 +220,7 @@ void ExprEvaluator::visit_node(const TensorRead* op) {
 }
 
 void ExprEvaluator::visit_node(const Reduce* op) {
-  Scalar acc = eval(reduce_identity(op->combiner, op->type));
+  Scalar acc = eval(op->init.defined() ? op->init : reduce_identity(op->combiner, op->type));
   reduce_over(op, 0, acc);
   result_ = acc;
 }

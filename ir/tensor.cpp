@@ -109,19 +109,25 @@ IterVar reduce_axis(Range dom, std::string name) {
 
 namespace {
 
-Expr make_reduce(ReduceOp op, Expr source, std::vector<IterVar> axes, Expr condition) {
+Expr make_reduce(ReduceOp op, Expr source, std::vector<IterVar> axes, Expr condition, Expr init = Expr()) {
   if (axes.empty()) user_error("a reduction needs at least one reduction axis");
   for (const IterVar& a : axes)
     if (!a.is_reduce()) user_error("axis '", a.name(), "' is not a reduction axis: create it with reduce_axis()");
   if (!condition.defined()) condition = make_int(1, DataType::boolean());
   DataType t = source.type();
-  return Expr(std::make_shared<Reduce>(t, op, std::move(source), std::move(axes), std::move(condition)));
+  if (init.defined() && init.type() != t)
+    user_error("a reduction of ", t.str(), " cannot start from a ", init.type().str(), " value");
+  for (const IterVar& a : axes)
+    if (init.defined() && uses_var(init, [&](const VarNode* v) { return v == a.var().get(); }))
+      user_error("the initial value of a reduction reads its reduction axis '", a.name(),
+                 "'; it may read only the compute's own axes");
+  return Expr(std::make_shared<Reduce>(t, op, std::move(source), std::move(axes), std::move(condition), std::move(init)));
 }
 
 }  // namespace
 
-Expr sum(Expr source, std::vector<IterVar> axes, Expr condition) {
-  return make_reduce(ReduceOp::Sum, std::move(source), std::move(axes), std::move(condition));
+Expr sum(Expr source, std::vector<IterVar> axes, Expr condition, Expr init) {
+  return make_reduce(ReduceOp::Sum, std::move(source), std::move(axes), std::move(condition), std::move(init));
 }
 Expr max_reduce(Expr source, std::vector<IterVar> axes, Expr condition) {
   return make_reduce(ReduceOp::Max, std::move(source), std::move(axes), std::move(condition));
@@ -193,6 +199,17 @@ std::vector<Tensor> input_tensors(const Tensor& op) {
   std::unordered_set<const OperationNode*> seen;
   for (const TensorRead* read : tensor_reads(op->body))
     if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
+  return tensors;
+}
+
+std::vector<Tensor> operand_tensors(const Tensor& op) {
+  const Reduce* reduce = op->is_placeholder() ? nullptr : op->body.as<Reduce>();
+  if (!reduce || !reduce->init.defined()) return input_tensors(op);
+  std::vector<Tensor> tensors;
+  std::unordered_set<const OperationNode*> seen;
+  for (const Expr& part : {reduce->source, reduce->condition})
+    for (const TensorRead* read : tensor_reads(part))
+      if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
   return tensors;
 }
 

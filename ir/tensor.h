@@ -73,8 +73,10 @@ Tensor compute(std::vector<int64_t> shape, const std::function<Expr(Var, Var, Va
 IterVar reduce_axis(int64_t extent, std::string name);
 IterVar reduce_axis(Range dom, std::string name);
 
-// Reductions; `condition` restricts which points count.
-Expr sum(Expr source, std::vector<IterVar> axes, Expr condition = Expr());
+// Reductions; `condition` restricts which points count. A sum may start from `init`, an expression
+// of the compute's axes (a convolution's bias: its accumulators then start at the bias, and no
+// add follows the sum), instead of zero.
+Expr sum(Expr source, std::vector<IterVar> axes, Expr condition = Expr(), Expr init = Expr());
 Expr max_reduce(Expr source, std::vector<IterVar> axes, Expr condition = Expr());
 Expr min_reduce(Expr source, std::vector<IterVar> axes, Expr condition = Expr());
 
@@ -91,6 +93,9 @@ int64_t tensor_bytes(const Tensor& t);
 std::vector<const TensorRead*> tensor_reads(const Expr& e);
 // The tensors that op's body reads, in first-read order, without repeats.
 std::vector<Tensor> input_tensors(const Tensor& op);
+// The same without those only a reduction's initial value reads: the operands the operator
+// combines (a convolution's data and kernel, not the bias its sum starts from).
+std::vector<Tensor> operand_tensors(const Tensor& op);
 // All operations that `outputs` depend on, producers before consumers.
 std::vector<Tensor> topological_order(const std::vector<Tensor>& outputs);
 

@@ -52,7 +52,7 @@ Tensor find_by_tag(const Tensor& output, const std::string& tag) {
 
 WindowOperands window_operands(const Tensor& output, const std::string& tag) {
   WindowOperands w{find_by_tag(output, tag), Tensor(), Tensor()};
-  for (const Tensor& in : input_tensors(w.stage)) (in.ndim() == 6 ? w.kernel : w.data) = in;
+  for (const Tensor& in : operand_tensors(w.stage)) (in.ndim() == 6 ? w.kernel : w.data) = in;
   TESSEL_CHECK(w.data.defined() && w.kernel.defined(), "'", w.stage.name(), "' does not read data and a kernel");
   return w;
 }

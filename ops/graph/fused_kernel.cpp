@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ir/graph/op.h"
+#include "ops/graph/fold_addend.h"
 #include "ops/block_schedule.h"
 #include "ops/op_schedule.h"
 #include "support/error.h"
@@ -22,12 +23,45 @@ std::vector<Tensor> GroupKernel::args() const {
   return out;
 }
 
+namespace {
+
+// How many times each value is read in the group: by its nodes, as its output, as a tile stage.
+std::unordered_map<ValueId, int> group_reads(const graph::Graph& g, const std::vector<NodeId>& nodes, ValueId output,
+                                             const std::vector<ValueId>& tile_values) {
+  std::unordered_map<ValueId, int> reads{{output, 1}};
+  for (NodeId n : nodes)
+    for (ValueId v : g.node(n).inputs) ++reads[v];
+  for (ValueId v : tile_values) ++reads[v];
+  return reads;
+}
+
+// `added` with a sum it alone reads folded in (ops/graph/fold_addend.h): the sum of a convolution
+// or dense layer of the group, read nowhere else, plus its bias, becomes one sum starting at the
+// bias. Returns the tensor the node's output becomes; the anchor follows its sum.
+Tensor fold_bias(const Tensor& added, const std::vector<ValueId>& inputs,
+                 const std::unordered_map<ValueId, Tensor>& sums, const std::unordered_map<ValueId, int>& reads,
+                 Tensor& anchor) {
+  for (ValueId v : inputs) {
+    auto sum = sums.find(v);
+    if (sum == sums.end() || reads.at(v) != 1) continue;
+    Tensor folded = fold_addend_into_sum(added, sum->second);
+    if (!folded.defined()) continue;
+    if (anchor.same_as(sum->second)) anchor = folded;
+    return folded;
+  }
+  return added;
+}
+
+}  // namespace
+
 GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes, ValueId output,
                          const std::vector<ValueId>& tile_values) {
   GroupKernel k;
   k.output_value = output;
   std::unordered_map<ValueId, Tensor> tensor_of;
+  std::unordered_map<ValueId, Tensor> sums;      // the outputs of the group's convolutions and dense layers
   std::unordered_map<ValueId, std::string> ref;  // how the key names a value
+  std::unordered_map<ValueId, int> reads = group_reads(g, nodes, output, tile_values);
   for (size_t index = 0; index < nodes.size(); ++index) {
     const Node& node = g.node(nodes[index]);
     std::vector<Tensor> in;
@@ -51,11 +85,14 @@ GroupKernel group_kernel(const graph::Graph& g, const std::vector<NodeId>& nodes
       user_error("node '", node.name, "': ", e.what());
     }
     graph::OpPattern pattern = graph::graph_op(node.op).pattern();
+    bool anchors = pattern == graph::OpPattern::ComplexOutFusable || pattern == graph::OpPattern::Opaque;
+    if (!anchors && out.size() == 1) out[0] = fold_bias(out[0], node.inputs, sums, reads, k.anchor);
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       tensor_of[node.outputs[i]] = out.at(i);
       ref[node.outputs[i]] = "n" + std::to_string(index) + "." + std::to_string(i);
       k.node_outputs.push_back(out[i]);
-      if (pattern == graph::OpPattern::ComplexOutFusable || pattern == graph::OpPattern::Opaque) k.anchor = out[i];
+      if (anchors) k.anchor = out[i];
+      if (pattern == graph::OpPattern::ComplexOutFusable) sums[node.outputs[i]] = out[i];
     }
   }
   k.output = tensor_of.at(output);

@@ -1,9 +1,10 @@
 // The kernel of a fused group of graph nodes (chosen by the "fuse" graph pass): one tensor
 // expression made of the nodes' own expressions (ir/graph/op.h), scheduled by the default schedule
 // of its anchor (the convolution, dense or pooling) with the other nodes' stages inlined: a
-// convolution's bias, batch-norm scale, activation, residual add or clip are computed in the
+// convolution's batch-norm scale, activation, residual add or clip are computed in the
 // convolution's output loop, an element-wise chain in the loop of the reduction it feeds, never
-// in a pass of their own over memory.
+// in a pass of their own over memory. A bias added to a convolution's or dense layer's sum
+// becomes the sum's starting value (ops/graph/fold_addend.h), so no loop adds it.
 //
 //   GroupKernel k = group_kernel(g, {conv, bias, relu}, relu_output);
 //   LoweredFunc f = lower(schedule_group(k, target), k.args(), "fused_0", target);   // inputs..., output

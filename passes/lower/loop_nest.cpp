@@ -139,15 +139,18 @@ class NestBuilder {
     return body;
   }
 
-  // The identity stored over the data-parallel loops inside the first reduction loop, with fresh
-  // loop variables (the update nest reuses the originals).
+  // The starting value (the reduction's init, else the combiner's identity) stored over the
+  // data-parallel loops inside the first reduction loop, with fresh loop variables (the update
+  // nest reuses the originals).
   Stmt init(const Reduce& reduce) const {
     std::unordered_map<const VarNode*, Expr> fresh;
     for (int p = first_reduce_; p < static_cast<int>(leaves_.size()); ++p)
       if (!leaves_[p].is_reduce()) fresh[var_of(leaves_[p])] = Var(leaves_[p].name() + ".init");
     std::vector<Expr> idx = indices();
     for (Expr& i : idx) i = substitute(i, fresh);
-    Stmt body = make_provide(s_.op.ptr(), idx, reduce_identity(reduce.combiner, s_.op.dtype()));
+    Expr start = reduce.init.defined() ? substitute(substitute(reduce.init, roots_), fresh)
+                                       : reduce_identity(reduce.combiner, s_.op.dtype());
+    Stmt body = make_provide(s_.op.ptr(), idx, start);
     for (int p = static_cast<int>(leaves_.size()) - 1; p >= first_reduce_; --p) {
       const IterVar& leaf = leaves_[p];
       if (leaf.is_reduce()) continue;

@@ -75,7 +75,7 @@ class GemmTemplate : public AnchorTemplate {
     int64_t panel = 0;
     bool prepacked = false;
     if (anchor.defined())
-      for (const Tensor& t : input_tensors(anchor))
+      for (const Tensor& t : operand_tensors(anchor))
         if (t->tag == "pack" && t.ndim() == 3) {
           panel = t.shape()[2];
           prepacked = ops::prepacked(t);

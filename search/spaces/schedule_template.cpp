@@ -42,7 +42,7 @@ std::string stage_mismatch(const Tensor& anchor, const Tensor& expected, const s
   if (anchor.shape() != expected.shape())
     return "its anchor's shape " + shape_str(anchor.shape()) + " is not the template's " + shape_str(expected.shape());
   if (anchor->reduce_axis.size() != expected->reduce_axis.size()) return "its anchor reduces over other axes";
-  std::string ours = shapes_of(input_tensors(anchor)), theirs = shapes_of(input_tensors(expected));
+  std::string ours = shapes_of(operand_tensors(anchor)), theirs = shapes_of(operand_tensors(expected));
   if (ours != theirs) return "its anchor reads " + ours + ", the template's operator " + theirs;
   return "";
 }

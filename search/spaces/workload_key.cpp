@@ -150,6 +150,10 @@ class CanonicalWriter {
     expr(r.source);
     out_ << ";";
     expr(r.condition);
+    if (r.init.defined()) {
+      out_ << ";init=";
+      expr(r.init);
+    }
     out_ << ")";
   }
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 
 #include "frontends/numpy/npy.h"
 #include "frontends/onnx/onnx_importer.h"
@@ -223,9 +224,11 @@ TEST_CASE("fused kernels: the tail runs in the convolution's output loop", "[gra
     ops::GroupKernel k = ops::group_kernel(opt.graph, group.nodes, group.outputs.at(0));
     std::string code = to_string(lower(ops::schedule_group(k, Target::host()), k.args(), "fused"));
     INFO(code);
-    // The output is stored once, as relu(accumulator + bias), from a per-tile accumulator: no
-    // buffer holds the whole convolution, no stage of its own computes the bias or the relu.
+    // The output is stored once, as relu(accumulator), from a per-tile accumulator that starts at
+    // the bias (ops/graph/fold_addend.h): no buffer holds the whole convolution, no stage of its
+    // own computes the bias or the relu, and no add of the bias follows the sum.
     CHECK(code.find("] = max(" + conv + "[") != std::string::npos);
+    CHECK(std::regex_search(code, std::regex(conv + "\\[[^\\]]*\\] = (x[0-9]+\\()?x2\\[")));
     CHECK(code.find(conv + "[float32 * 144]") == std::string::npos);
     CHECK(code.find("allocate " + tail) == std::string::npos);
   }

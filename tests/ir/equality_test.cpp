@@ -108,6 +108,16 @@ TEST_CASE("equality: reduction axes are bound variables", "[equality]") {
   CHECK(structural_equal(reduce_of(8), reduce_of(8), true));
   CHECK(structural_hash(reduce_of(8), true) == structural_hash(reduce_of(8), true));
   CHECK_FALSE(structural_equal(reduce_of(8), reduce_of(7), true));
+  // A sum that starts from a value is another sum than the one from zero, and than one from
+  // another value.
+  auto reduce_from = [&](Expr init) {
+    IterVar r = reduce_axis(8, "r");
+    return sum(a(i, r), {r}, Expr(), init);
+  };
+  Tensor b = placeholder({4}, DataType::float32(), "B");
+  require_equal(reduce_from(b(i)), reduce_from(b(i)), true);
+  CHECK_FALSE(structural_equal(reduce_from(b(i)), reduce_of(8), true));
+  CHECK_FALSE(structural_equal(reduce_from(b(i)), reduce_from(b(i) * 2.0), true));
   // Two computes' bodies read different (free) output axes.
   CHECK_FALSE(structural_equal(s1->body, s2->body, true));
 }

@@ -75,6 +75,23 @@ TEST_CASE("interpreter: max-reduction with a condition", "[interpreter]") {
   CHECK(empty.data_as<float>()[0] < 0);
 }
 
+TEST_CASE("interpreter: a sum starting from an initial value", "[interpreter]") {
+  Tensor a = placeholder({2, 3}, DataType::int32(), "A");
+  Tensor b = placeholder({2}, DataType::int32(), "B");
+  IterVar r = reduce_axis(3, "r");
+  // Row i's sum from B[i], counting the columns past i only.
+  Tensor s = compute({2}, [&](Var i) { return sum(a(i, r), {r}, r.var() > i, b(i)); }, "S");
+  NDArray av = NDArray::from_vector<int32_t>({2, 3}, {1, 2, 4,  //
+                                                      8, 16, 32});
+  NDArray out = evaluate(s, {{a, av}, {b, NDArray::from_vector<int32_t>({2}, {100, 200})}});
+  CHECK(std::vector<int32_t>(out.data_as<int32_t>(), out.data_as<int32_t>() + 2) == std::vector<int32_t>{106, 232});
+  // The start must be of the sum's type and may not read the reduction axis.
+  IterVar q = reduce_axis(3, "q");
+  test::require_user_error([&] { sum(a(0, q), {q}, Expr(), cast(DataType::float32(), b(0))); },
+                           "cannot start from a float32");
+  test::require_user_error([&] { sum(a(0, q), {q}, Expr(), b(q)); }, "reads its reduction axis 'q'");
+}
+
 TEST_CASE("interpreter: integer floor semantics, wrap-around and casts", "[interpreter]") {
   Tensor div = compute({7}, [&](Var i) { return (i - 3) / 2; }, "D");
   Tensor mod = compute({7}, [&](Var i) { return (i - 3) % 2; }, "M");

@@ -116,6 +116,27 @@ TEST_CASE("lower: cache_write and cache_read around a tiled GEMM", "[lower]") {
   }
 }
 
+TEST_CASE("lower: a sum starting from a bias, cached per tile with its reduction split", "[lower]") {
+  Tensor a = placeholder({16, 12}, DataType::float32(), "A");
+  Tensor w = placeholder({12, 20}, DataType::float32(), "W");
+  Tensor bias = placeholder({20}, DataType::float32(), "bias");
+  IterVar k = reduce_axis(12, "k");
+  Tensor c = compute({16, 20}, [&](Var i, Var j) { return sum(a(i, k) * w(k, j), {k}, Expr(), bias(j)); }, "C");
+  Schedule s = create_schedule({c});
+  Tensor cl = s.cache_write(c);
+  auto [io, jo, ii, ji] = s[c].tile(s[c].axis(0), s[c].axis(1), 4, 8);  // 8 does not divide 20
+  s[cl].compute_at(s[c], jo);
+  auto [ko, ki] = s[cl].split(s[cl].reduce_axis(0), 4);
+  s[cl].reorder({ko, s[cl].axis(0), ki, s[cl].axis(1)});
+  s[cl].vectorize(s[cl].axis(1));
+  s[c].parallel(io);
+  LoweredFunc f = check_lowering(s, {a, w, bias}, c);
+  // The accumulator starts at the bias: the only add of the bias is its load into C.local.
+  std::string code = to_string(f);
+  CHECK(code.find("C.local[") != std::string::npos);
+  CHECK(code.find("= bias[") != std::string::npos);
+}
+
 TEST_CASE("lower: reductions with a condition, a shifted axis and max combiner", "[lower]") {
   Tensor a = placeholder({10, 12}, DataType::float32(), "A");
   IterVar r = reduce_axis(Range{2, 7}, "r");
