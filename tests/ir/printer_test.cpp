@@ -79,6 +79,9 @@ TEST_CASE("printer: lowered functions and tensor definitions", "[printer]") {
   IterVar r = reduce_axis(3, "r");
   Tensor m = compute({4}, [&](Var i) { return max_reduce(a(i, r), {r}, ne(r.var(), 1)); }, "M");
   CHECK(to_string(m->body) == "max(A[i, r], axis=[r], where=r != 1)");
+  IterVar q = reduce_axis(3, "q");
+  Tensor s = compute({4}, [&](Var i) { return sum(a(i, q), {q}, Expr(), a(i, 0) * 2.0f); }, "S");
+  CHECK(to_string(s->body) == "sum(A[i, q], axis=[q], init=A[i, 0]*2.0f)");
 
   Buffer ba("A", DataType::float32(), MemoryScope::global());
   Var i("i");
