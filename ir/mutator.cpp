@@ -80,8 +80,7 @@ Expr IRMutator::mutate_node(const TensorRead* op, const Expr& self) {
 }
 
 Expr IRMutator::mutate_node(const Reduce* op, const Expr& self) {
-  Expr src = mutate(op->source), cond = mutate(op->condition);
-  Expr init = op->init.defined() ? mutate(op->init) : op->init;
+  Expr src = mutate(op->source), cond = mutate(op->condition), init = mutate(op->init);
   if (src.same_as(op->source) && cond.same_as(op->condition) && init.same_as(op->init)) return self;
   return Expr(std::make_shared<Reduce>(op->type, op->combiner, src, op->axes, cond, init));
 }

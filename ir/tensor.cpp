@@ -1,6 +1,7 @@
 // Construction of placeholder and compute operations, reductions, and dataflow queries.
 #include "ir/tensor.h"
 
+#include <initializer_list>
 #include <limits>
 #include <unordered_set>
 
@@ -109,19 +110,25 @@ IterVar reduce_axis(Range dom, std::string name) {
 
 namespace {
 
+// A reduction's start is a value of its type at the compute's point, before any reduction axis.
+void check_reduce_init(const Expr& init, DataType type, const std::vector<IterVar>& axes) {
+  if (init.type() != type)
+    user_error("a reduction of ", type.str(), " cannot start from a ", init.type().str(), " value");
+  for (const IterVar& a : axes)
+    if (uses_var(init, [&](const VarNode* v) { return v == a.var().get(); }))
+      user_error("the initial value of a reduction reads its reduction axis '", a.name(),
+                 "'; it may read only the compute's own axes");
+}
+
 Expr make_reduce(ReduceOp op, Expr source, std::vector<IterVar> axes, Expr condition, Expr init = Expr()) {
   if (axes.empty()) user_error("a reduction needs at least one reduction axis");
   for (const IterVar& a : axes)
     if (!a.is_reduce()) user_error("axis '", a.name(), "' is not a reduction axis: create it with reduce_axis()");
   if (!condition.defined()) condition = make_int(1, DataType::boolean());
   DataType t = source.type();
-  if (init.defined() && init.type() != t)
-    user_error("a reduction of ", t.str(), " cannot start from a ", init.type().str(), " value");
-  for (const IterVar& a : axes)
-    if (init.defined() && uses_var(init, [&](const VarNode* v) { return v == a.var().get(); }))
-      user_error("the initial value of a reduction reads its reduction axis '", a.name(),
-                 "'; it may read only the compute's own axes");
-  return Expr(std::make_shared<Reduce>(t, op, std::move(source), std::move(axes), std::move(condition), std::move(init)));
+  if (init.defined()) check_reduce_init(init, t, axes);
+  return Expr(std::make_shared<Reduce>(t, op, std::move(source), std::move(axes), std::move(condition),
+                                       std::move(init)));
 }
 
 }  // namespace
@@ -193,24 +200,28 @@ std::vector<const TensorRead*> tensor_reads(const Expr& e) {
   return collector.reads;
 }
 
-std::vector<Tensor> input_tensors(const Tensor& op) {
-  if (op->is_placeholder()) return {};
+namespace {
+
+// The tensors `parts` read, in first-read order, without repeats.
+std::vector<Tensor> distinct_reads(std::initializer_list<Expr> parts) {
   std::vector<Tensor> tensors;
   std::unordered_set<const OperationNode*> seen;
-  for (const TensorRead* read : tensor_reads(op->body))
-    if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
+  for (const Expr& part : parts)
+    for (const TensorRead* read : tensor_reads(part))
+      if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
   return tensors;
+}
+
+}  // namespace
+
+std::vector<Tensor> input_tensors(const Tensor& op) {
+  if (op->is_placeholder()) return {};
+  return distinct_reads({op->body});
 }
 
 std::vector<Tensor> operand_tensors(const Tensor& op) {
   const Reduce* reduce = op->is_placeholder() ? nullptr : op->body.as<Reduce>();
-  if (!reduce || !reduce->init.defined()) return input_tensors(op);
-  std::vector<Tensor> tensors;
-  std::unordered_set<const OperationNode*> seen;
-  for (const Expr& part : {reduce->source, reduce->condition})
-    for (const TensorRead* read : tensor_reads(part))
-      if (seen.insert(read->op.get()).second) tensors.emplace_back(read->op);
-  return tensors;
+  return reduce ? distinct_reads({reduce->source, reduce->condition}) : input_tensors(op);
 }
 
 std::vector<Tensor> topological_order(const std::vector<Tensor>& outputs) {

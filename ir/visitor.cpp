@@ -53,7 +53,7 @@ void IRVisitor::visit_node(const TensorRead* op) {
 void IRVisitor::visit_node(const Reduce* op) {
   visit(op->source);
   visit(op->condition);
-  if (op->init.defined()) visit(op->init);
+  visit(op->init);
 }
 void IRVisitor::visit_node(const Load* op) { visit(op->index); }
 void IRVisitor::visit_node(const Ramp* op) {

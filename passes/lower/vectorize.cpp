@@ -145,11 +145,12 @@ class LoopVectorizer : public IRMutator {
 
  private:
   // The extent as consecutive vectors: one where it is a power of two or fits one register of
-  // the widest element `body` stores, else pieces of power-of-two lanes, widest first (24 floats on AVX-512: 16 at
-  // 0, then 8 at 16). Why: LLVM widens a vector of other lanes to the next power of two, which is
-  // one register with its lanes masked where it fits (12 floats on AVX-512 ran faster than as 8 + 4
-  // pieces, MobileNet-V2's blocks 3-10% per call), but beyond one register moves the values
-  // between registers lane by lane (a <24 x float> accumulator tile ran 4-7x slower than 16 + 8).
+  // the widest element `body` stores, else pieces of power-of-two lanes, widest first (24 floats on
+  // AVX-512: 16 at 0, then 8 at 16). Why: LLVM widens a vector of other lanes to the next power of
+  // two, which is one register with its lanes masked where it fits (12 floats on AVX-512 ran faster
+  // than as 8 + 4 pieces, MobileNet-V2's blocks 3-10% per call), but beyond one register moves the
+  // values between registers lane by lane (a <24 x float> accumulator tile ran 4-7x slower than
+  // 16 + 8).
   std::vector<std::pair<int64_t, int>> vector_pieces(int64_t extent, const Stmt& body) const {
     bool power_of_two = (extent & (extent - 1)) == 0;
     if (register_bits_ == 0 || power_of_two || extent * widest_stored_bits(body) <= register_bits_)
