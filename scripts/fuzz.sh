@@ -117,6 +117,8 @@ case ${1:-} in
   --no-build) shift; [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }; run "$@" ;;
   ''|-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   *) [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh [--no-build] NAME SECONDS" >&2; exit 2; }
-     targets | grep -qx "$1" || { echo "fuzz.sh: no target '$1'; targets: $(targets | tr '\n' ' ')" >&2; exit 2; }
+     # grep without -q reads all the names: quitting at the first match could kill `targets` with
+     # SIGPIPE, which pipefail would report as no match.
+     targets | grep -x "$1" > /dev/null || { echo "fuzz.sh: no target '$1'; targets: $(targets | tr '\n' ' ')" >&2; exit 2; }
      configure_and_build; run "$@" ;;
 esac

@@ -63,7 +63,11 @@ void convert_batch_norm(ImportContext& ctx, const OnnxNode& node) {
 
 void convert_cast(ImportContext& ctx, const OnnxNode& node) {
   if (!node.has_attr("to")) user_error("the attribute 'to' is missing");
-  DataType to = to_tessel_type(static_cast<int>(node.attr_int("to", 0)), "the target type of Cast");
+  int64_t code = node.attr_int("to", 0);
+  // Narrowed unchecked, 2^32 + 1 would pass for FLOAT.
+  if (code < 0 || code > std::numeric_limits<int>::max())
+    user_error("the target type of Cast (", code, ") is no ONNX element type");
+  DataType to = to_tessel_type(static_cast<int>(code), "the target type of Cast");
   ValueId x = ctx.input(0);
   ctx.define_output(0, ctx.type(x).dtype == to ? x : ctx.emit("cast", {x}, {{"to", to.str()}}));
 }

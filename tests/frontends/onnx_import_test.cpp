@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "frontends/onnx/onnx_importer.h"
 #include "frontends/onnx/onnx_tensor.h"
@@ -146,6 +147,22 @@ TEST_CASE("onnx import: shape arithmetic is folded, so Reshape gets a static sha
   graph::Graph g = m.import();
   CHECK(g.nodes().size() == 2);  // the input and the reshape: the shape computation left nothing behind
   CHECK(g.value(g.outputs()[0]).type.shape == std::vector<int64_t>{2, 12});
+}
+
+TEST_CASE("onnx import: a Slice to INT64_MAX (PyTorch's export of x[:, 1:]) keeps the rest of the axis", "[onnx]") {
+  // The ends are read exactly: through a double, INT64_MAX became 2^63, out of int64's range.
+  ModelBuilder m;
+  m.input("x", {1, 4, 2});
+  m.int_initializer("starts", {1});
+  m.int_initializer("ends", {std::numeric_limits<int64_t>::max()});
+  m.int_initializer("axes", {1});
+  m.node("Slice", {"x", "starts", "ends", "axes"}, {"y"});
+  m.output("y");
+  graph::Graph g = m.import();
+  REQUIRE(g.value(g.outputs()[0]).type.shape == std::vector<int64_t>{1, 3, 2});
+  std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7};
+  NDArray y = ops::UnfusedExecutor(g).run({{"x", NDArray::from_vector<float>({1, 4, 2}, x)}})[0];
+  CHECK(std::vector<float>(y.data_as<float>(), y.data_as<float>() + 6) == std::vector<float>{2, 3, 4, 5, 6, 7});
 }
 
 TEST_CASE("onnx import: outputs keep their names, also when they alias another value", "[onnx]") {
