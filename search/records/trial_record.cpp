@@ -1,6 +1,8 @@
 // JSON form of trial records (search/records/trial_record.h).
 #include "search/records/trial_record.h"
 
+#include <limits>
+
 #include "support/error.h"
 
 namespace tessel::search {
@@ -76,6 +78,13 @@ TrialRecord TrialRecord::from_json(const nlohmann::json& json) {
     if (!v.is_number_integer()) user_error("trial record field \"", name, "\" must be an integer, got ", v.dump());
     return v.get<int64_t>();
   };
+  // Narrowed unchecked, 2^32 + 5 repeats would come back as 5.
+  auto repeat_count = [&]() -> int {
+    int64_t repeats = integer("repeats");
+    if (repeats < 0 || repeats > std::numeric_limits<int>::max())
+      user_error("trial record field \"repeats\" must be a count of timed samples, got ", repeats);
+    return static_cast<int>(repeats);
+  };
   try {
     TrialRecord r;
     r.run = {field("workload").get<std::string>(), json.value("workload_key", std::string()),
@@ -87,7 +96,7 @@ TrialRecord TrialRecord::from_json(const nlohmann::json& json) {
     r.config = field("config");
     r.result.status = parse_status(field("status").get<std::string>());
     r.result.timing = {field("median_us").get<double>(), field("min_us").get<double>(), field("max_us").get<double>(),
-                       field("spread_pct").get<double>(), static_cast<int>(integer("repeats"))};
+                       field("spread_pct").get<double>(), repeat_count()};
     r.gflops = field("gflops").get<double>();
     r.result.max_abs_err = json.value("max_abs_err", 0.0);
     r.result.compile_s = json.value("compile_s", 0.0);

@@ -97,6 +97,9 @@ TEST_CASE("records survive export to JSON lines and import", "[search][records]"
   nlohmann::json broken = r.to_json();
   broken.erase("status");
   CHECK_THROWS_WITH(TrialRecord::from_json(broken), Catch::Contains("\"status\""));
+  nlohmann::json too_many = r.to_json();
+  too_many["repeats"] = (int64_t(1) << 32) + 5;
+  CHECK_THROWS_WITH(TrialRecord::from_json(too_many), Catch::Contains("\"repeats\" must be a count"));
 }
 
 TEST_CASE("a file that is not a records database is refused and left untouched", "[search][records]") {
