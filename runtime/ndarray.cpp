@@ -208,6 +208,21 @@ double NDArray::get_double(int64_t flat) const {
   });
 }
 
+int64_t NDArray::get_int(int64_t flat) const {
+  if (flat < 0 || flat >= numel()) user_error("NDArray index ", flat, " out of range for shape ", shape_str(shape_));
+  return dispatch_scalar(dtype_, [&](auto* tag) -> int64_t {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    T v = data_as<T>()[flat];
+    if constexpr (std::is_floating_point_v<T>) {
+      user_error("NDArray of ", dtype_.str(), " has no integer elements");
+    } else if constexpr (std::is_same_v<T, uint64_t>) {
+      if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        user_error("NDArray element ", flat, " (", v, ") is beyond int64's range");
+    }
+    return static_cast<int64_t>(v);
+  });
+}
+
 void NDArray::set_double(int64_t flat, double value) {
   if (flat < 0 || flat >= numel()) user_error("NDArray index ", flat, " out of range for shape ", shape_str(shape_));
   dispatch_scalar(dtype_, [&](auto* tag) {

@@ -113,6 +113,10 @@ class NDArray {
   // comparisons across element types, not for hot loops.
   double get_double(int64_t flat) const;
   void set_double(int64_t flat, double value);
+  // Element `flat` of an integer or bool array, exactly (through a double, int64 values beyond 2^53
+  // round, and INT64_MAX rounds to 2^63, which no int64 holds); UserError for a floating-point
+  // array or a uint64 value beyond int64's range.
+  int64_t get_int(int64_t flat) const;
 
   NDArray copy() const;  // host memory only
   // Throws UserError naming `what` unless this array has exactly this shape and type.

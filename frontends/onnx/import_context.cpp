@@ -2,8 +2,6 @@
 // (frontends/onnx/import_context.h).
 #include "frontends/onnx/import_context.h"
 
-#include <algorithm>
-
 #include "frontends/onnx/onnx_tensor.h"
 #include "ir/graph/op.h"
 #include "ir/te_interpreter.h"
@@ -101,31 +99,12 @@ NDArray ImportContext::static_input(size_t i, const char* what) const {
   unsupported(what, " ('", node().input(i), "') must be known when the model is imported; it is computed at run time");
 }
 
-namespace {
-
-// The elements of a signed integer array, exactly: through a double, int64 values beyond 2^53
-// would round, and INT64_MAX (the "to the end" of an exported Slice) would round up to 2^63,
-// which no int64 holds.
-std::vector<int64_t> exact_ints(const NDArray& value) {
-  std::vector<int64_t> out(static_cast<size_t>(value.numel()));
-  auto copy = [&](auto* data) { std::copy(data, data + value.numel(), out.begin()); };
-  switch (value.dtype().bits) {
-    case 8: copy(static_cast<const int8_t*>(value.data())); break;
-    case 16: copy(static_cast<const int16_t*>(value.data())); break;
-    case 32: copy(static_cast<const int32_t*>(value.data())); break;
-    default: copy(static_cast<const int64_t*>(value.data())); break;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::vector<int64_t> ImportContext::static_ints(size_t i, const char* what) const {
   NDArray value = static_input(i, what);
-  ElementType type = value.dtype();
-  if (!to_data_type(type).is_int() || type.lanes != 1 || (type.bits != 8 && type.bits != 16 && type.bits != 32 && type.bits != 64))
-    user_error(what, " must be integers; it is ", type.str());
-  return exact_ints(value);
+  if (!to_data_type(value.dtype()).is_int()) user_error(what, " must be integers; it is ", value.dtype().str());
+  std::vector<int64_t> out;
+  for (int64_t k = 0; k < value.numel(); ++k) out.push_back(value.get_int(k));  // exactly: INT64_MAX stays
+  return out;
 }
 
 float ImportContext::static_float(size_t i, const char* what) const {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -79,6 +80,20 @@ TEST_CASE("ndarray: max_abs_diff treats NaN as a failure and equal infinities as
   CHECK(max_abs_diff(a, b) == 0.5);
   NDArray n = NDArray::from_vector<float>({3}, {1, inf, NAN});
   CHECK(std::isnan(max_abs_diff(a, n)));
+}
+
+TEST_CASE("ndarray: get_int reads integers exactly and refuses what has no int64 value", "[ndarray]") {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  NDArray a = NDArray::from_vector<int64_t>({3}, {big, -big - 1, (int64_t(1) << 53) + 1});
+  CHECK(a.get_int(0) == big);  // through a double it would be 2^63
+  CHECK(a.get_int(1) == -big - 1);
+  CHECK(a.get_int(2) == (int64_t(1) << 53) + 1);
+  CHECK(NDArray::from_vector<int8_t>({1}, {-7}).get_int(0) == -7);
+  NDArray u = NDArray::from_vector<uint64_t>({2}, {uint64_t(big), uint64_t(big) + 1});
+  CHECK(u.get_int(0) == big);
+  test::require_user_error([&] { u.get_int(1); }, "beyond int64's range");
+  test::require_user_error([&] { NDArray::from_vector<float>({1}, {1.0f}).get_int(0); }, "no integer elements");
+  test::require_user_error([&] { a.get_int(3); }, "index 3 out of range");
 }
 
 TEST_CASE("ndarray: mismatches and misuse raise UserError", "[ndarray]") {
