@@ -8,18 +8,9 @@
 #include <sstream>
 
 #include "support/error.h"
+#include "support/json_integers.h"
 
 namespace tessel {
-
-namespace {
-
-int64_t bytes_of(ElementType dtype, const std::vector<int64_t>& shape) {
-  int64_t n = dtype.bytes();
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-}  // namespace
 
 GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::vector<NamedArray> params,
                              const std::string& what)
@@ -27,7 +18,9 @@ GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::ve
   try {
     if (graph.at("format") != "tessel-graph" || graph.at("version") != 1)
       user_error(what, ": not a Tessel graph of version 1");
-    for (int64_t bytes : graph.at("storages").get<std::vector<int64_t>>()) {
+    std::optional<std::vector<int64_t>> sizes = json_integers(graph.at("storages"));
+    if (!sizes) user_error(what, ": \"storages\" is not a list of sizes in bytes");
+    for (int64_t bytes : *sizes) {
       if (bytes < 0) user_error(what, ": a storage has a negative size");
       storage_.push_back(NDArray::empty({bytes}, ElementType::of<uint8_t>()));
     }
@@ -42,15 +35,20 @@ GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::ve
           }
         user_error(what, ": ", where, " reads param '", name, "', which params.bin does not hold");
       }
-      size_t id = ref.at("storage").get<size_t>();
-      if (id >= storage_.size() || static_cast<int64_t>(storage_[id].nbytes()) < bytes)
-        user_error(what, ": ", where, " uses storage ", id, ", which is missing or too small");
-      return storage_[id].data();
+      std::optional<int64_t> id = json_integer(ref.at("storage"));
+      if (!id || *id < 0 || *id >= static_cast<int64_t>(storage_.size()) ||
+          static_cast<int64_t>(storage_[*id].nbytes()) < bytes)
+        user_error(what, ": ", where, " uses storage ", ref.at("storage").dump(), ", which is missing or too small");
+      return storage_[*id].data();
     };
     auto ports = [&](const nlohmann::json& list, std::vector<Port>& out, const char* kind) {
       for (const nlohmann::json& p : list) {
-        Port port{p.at("name"), ElementType::parse(p.at("dtype")), p.at("shape").get<std::vector<int64_t>>()};
-        port.data = storage(p, bytes_of(port.dtype, port.shape), std::string(kind) + " '" + port.name + "'");
+        Port port{p.at("name"), ElementType::parse(p.at("dtype")), {}};
+        std::string where = std::string(kind) + " '" + port.name + "'";
+        std::optional<std::vector<int64_t>> shape = json_integers(p.at("shape"));
+        if (!shape) user_error(what, ": ", where, " has a shape that is not integers");
+        port.shape = *shape;
+        port.data = storage(p, NDArray::checked_nbytes(port.shape, port.dtype, what + ": " + where + ":"), where);
         out.push_back(port);
       }
     };
@@ -64,7 +62,8 @@ GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::ve
       if (args.size() != declared.size())
         user_error(what, ": kernel '", name, "' takes ", declared.size(), " arguments; the graph gives ", args.size());
       for (size_t i = 0; i < args.size(); ++i)
-        call.args.push_back(storage(args[i], bytes_of(declared[i].dtype, declared[i].shape), "kernel '" + name + "'"));
+        call.args.push_back(storage(args[i], NDArray::checked_nbytes(declared[i].shape, declared[i].dtype),
+                                    "kernel '" + name + "'"));
       calls_.push_back(std::move(call));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/json_integers.h"
 #include "support/output_file.h"
 
 namespace tessel {
@@ -38,18 +39,25 @@ std::string ModuleInfo::to_json() const {
 
 ModuleInfo ModuleInfo::from_json(const std::string& text, const std::string& what) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || j.value("format", "") != "tessel-module")
+  // Compared as JSON, not read as a string or number: a field of another type is not metadata.
+  if (!j.is_object() || !j.contains("format") || j["format"] != "tessel-module")
     user_error(what, " does not hold Tessel module metadata; export modules with Module::export_library");
-  if (j.value("version", 0) != 1)
-    user_error(what, " holds module metadata of version ", j.value("version", 0), "; this Tessel reads version 1");
+  nlohmann::json version = j.contains("version") ? j["version"] : nlohmann::json();
+  if (version != 1)
+    user_error(what, " holds module metadata of version ", version.dump(), "; this Tessel reads version 1");
   try {
     ModuleInfo info;
     info.target = j.at("target").get<std::string>();
     for (const nlohmann::json& f : j.at("functions")) {
       FunctionInfo function{f.at("name").get<std::string>(), f.at("symbol").get<std::string>(), {}};
-      for (const nlohmann::json& a : f.at("args"))
-        function.args.push_back({a.at("name").get<std::string>(), ElementType::parse(a.at("dtype").get<std::string>()),
-                                 a.at("shape").get<std::vector<int64_t>>()});
+      for (const nlohmann::json& a : f.at("args")) {
+        ArgInfo arg{a.at("name").get<std::string>(), ElementType::parse(a.at("dtype").get<std::string>()), {}};
+        std::optional<std::vector<int64_t>> shape = json_integers(a.at("shape"));
+        if (!shape) user_error(what, ": argument '", arg.name, "' of '", function.name, "' has a shape that is not integers");
+        arg.shape = *shape;
+        NDArray::checked_nbytes(arg.shape, arg.dtype, what + ": argument '" + arg.name + "' of '" + function.name + "': its");
+        function.args.push_back(std::move(arg));
+      }
       info.functions.push_back(std::move(function));
     }
     return info;

@@ -113,15 +113,25 @@ std::shared_ptr<void> allocate_aligned(size_t nbytes) {
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
 
-void check_shape_and_type(const std::vector<int64_t>& shape, ElementType dtype) {
-  for (int64_t d : shape)
-    if (d < 0) user_error("NDArray shape ", shape_str(shape), " has a negative dimension; dimensions must be >= 0");
-  if (dtype.bits == 0 || dtype.lanes == 0 || dtype.code > ElementType::kHandle)
-    user_error("NDArray element type (code ", int(dtype.code), ", bits ", int(dtype.bits), ", lanes ",
-               int(dtype.lanes), ") is not a valid type");
-}
-
 }  // namespace
+
+int64_t NDArray::checked_nbytes(const std::vector<int64_t>& shape, ElementType dtype, const std::string& what) {
+  if (dtype.bits == 0 || dtype.lanes == 0 || dtype.code > ElementType::kHandle)
+    user_error(what, " element type (code ", int(dtype.code), ", bits ", int(dtype.bits), ", lanes ",
+               int(dtype.lanes), ") is not a valid type");
+  constexpr int64_t kLimit = int64_t{1} << 62;
+  int64_t bytes = dtype.bytes();
+  for (int64_t d : shape) {
+    if (d < 0) user_error(what, " shape ", shape_str(shape), " has a negative dimension; dimensions must be >= 0");
+    if (d > 0 && bytes > kLimit / d)
+      user_error(what, " shape ", shape_str(shape), " of ", dtype.str(), " takes more than 2^62 bytes; no array can");
+    bytes *= d;
+  }
+  // A zero dimension ends the product at 0; the others must not overflow before it does.
+  for (int64_t d : shape)
+    if (d > kLimit) user_error(what, " shape ", shape_str(shape), " has a dimension beyond 2^62; no array can");
+  return bytes;
+}
 
 int64_t NDArray::numel() const {
   int64_t n = 1;
@@ -130,7 +140,7 @@ int64_t NDArray::numel() const {
 }
 
 NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype, Device device) {
-  check_shape_and_type(shape, dtype);
+  checked_nbytes(shape, dtype);
   if (device.type != DeviceType::kCPU)
     user_error("NDArray::empty: cannot allocate on ", device.str(), ": this build allocates host (cpu) memory only; ",
                "wrap memory from the device's runtime with NDArray::from_external or from_dlpack");
@@ -144,7 +154,7 @@ NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype, Device dev
 
 NDArray NDArray::from_external(void* data, std::vector<int64_t> shape, ElementType dtype, Device device,
                                std::shared_ptr<void> owner) {
-  check_shape_and_type(shape, dtype);
+  checked_nbytes(shape, dtype);
   if (!data) user_error("NDArray::from_external: the data pointer is null; pass the first element of the memory");
   size_t align = static_cast<size_t>((dtype.bits + 7) / 8);
   if (reinterpret_cast<uintptr_t>(data) % align != 0)

@@ -71,6 +71,11 @@ class NDArray {
   // Uninitialized storage. Dimensions must be >= 0; an empty shape is a scalar. Only host memory
   // (the CPU) can be allocated here; other devices' arrays come from their runtimes (from_external).
   static NDArray empty(std::vector<int64_t> shape, ElementType dtype, Device device = Device::cpu());
+  // The bytes an array of this shape and type takes. UserError ("<what> shape [...] has ...") for a
+  // negative dimension, an invalid type, or a size beyond 2^62 bytes (a shape read from a file must
+  // be checked before its product is taken: it could overflow).
+  static int64_t checked_nbytes(const std::vector<int64_t>& shape, ElementType dtype,
+                                const std::string& what = "NDArray");
   static NDArray zeros(std::vector<int64_t> shape, ElementType dtype);
   // Independent uniform values in [lo, hi) for floats, integers in [lo, hi] for int types (clamped
   // to the type's range), 0/1 for bool; the same seed gives the same array.

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/json_integers.h"
+
 namespace tessel {
 namespace {
 
@@ -82,25 +84,30 @@ std::vector<NamedArray> parse_mapped(const std::shared_ptr<Mapping>& map, const 
   if (header_bytes > kMaxHeaderBytes || sizeof(kMagic) + 8 + header_bytes > map->size) corrupt(what, "truncated header");
   nlohmann::json header = nlohmann::json::parse(bytes + sizeof(kMagic) + 8, bytes + sizeof(kMagic) + 8 + header_bytes,
                                                 nullptr, /*allow_exceptions=*/false);
-  if (!header.is_object() || header.value("format", "") != "tessel-tensors" || !header["tensors"].is_array())
+  // Compared as JSON, not read as strings or numbers: a field of another type is a corrupt file too.
+  if (!header.is_object() || !header.contains("format") || header["format"] != "tessel-tensors" ||
+      !header.contains("tensors") || !header["tensors"].is_array())
     corrupt(what, "malformed header");
-  if (header.value("version", 0) != 1)
-    user_error("tensor file ", what, " has version ", header.value("version", 0), "; this Tessel reads version 1");
+  nlohmann::json version = header.contains("version") ? header["version"] : nlohmann::json();
+  if (version != 1) user_error("tensor file ", what, " has version ", version.dump(), "; this Tessel reads version 1");
   std::vector<NamedArray> out;
   for (const nlohmann::json& t : header["tensors"]) {
     try {
       std::string name = t.at("name").get<std::string>();
       ElementType dtype = ElementType::parse(t.at("dtype").get<std::string>());
-      std::vector<int64_t> shape = t.at("shape").get<std::vector<int64_t>>();
-      uint64_t offset = t.at("offset").get<uint64_t>(), nbytes = t.at("nbytes").get<uint64_t>();
-      uint64_t expected = dtype.bytes();
-      for (int64_t d : shape) {
-        if (d < 0 || (d > 0 && expected > (uint64_t(1) << 62) / static_cast<uint64_t>(d))) corrupt(what, "bad shape of " + name);
-        expected *= static_cast<uint64_t>(d);
+      std::optional<std::vector<int64_t>> shape = json_integers(t.at("shape"));
+      std::optional<int64_t> offset = json_integer(t.at("offset")), nbytes = json_integer(t.at("nbytes"));
+      if (!shape || !offset || !nbytes) corrupt(what, "array '" + name + "' has a shape, offset or size that is not integers");
+      int64_t expected = 0;
+      try {
+        expected = NDArray::checked_nbytes(*shape, dtype);
+      } catch (const UserError&) {
+        corrupt(what, "bad shape of " + name);
       }
-      if (nbytes != expected || offset % kDataAlignment != 0 || offset > map->size || nbytes > map->size - offset)
+      uint64_t start = static_cast<uint64_t>(*offset), size = static_cast<uint64_t>(*nbytes);
+      if (*nbytes != expected || *offset < 0 || start % kDataAlignment != 0 || start > map->size || size > map->size - start)
         corrupt(what, "array '" + name + "' does not fit the file");
-      out.push_back({name, NDArray::from_external(const_cast<char*>(bytes) + offset, shape, dtype, Device::cpu(), map)});
+      out.push_back({name, NDArray::from_external(const_cast<char*>(bytes) + start, *shape, dtype, Device::cpu(), map)});
     } catch (const nlohmann::json::exception& e) {
       corrupt(what, e.what());
     }

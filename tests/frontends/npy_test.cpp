@@ -61,4 +61,36 @@ TEST_CASE("npy: refuses what it cannot read", "[npy][errors]") {
   test::require_user_error([&] { read_npy(temp("big_endian.npy")); }, {"'>f4'", "not read"});
   header_file("shape.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }");
   test::require_user_error([&] { read_npy(temp("shape.npy")); }, {"malformed shape"});
+  header_file("structured.npy", "{'descr': [('a', '<f4'), ('b', '<i8')], 'fortran_order': False, 'shape': (2,), }");
+  test::require_user_error([&] { read_npy(temp("structured.npy")); }, {"[('a', '<f4')", "not read"});
+  header_file("list.npy", "['descr', '<f4']");
+  test::require_user_error([&] { read_npy(temp("list.npy")); }, {"not a Python dict literal", "no '{'"});
+}
+
+// The header is scanned in one pass, and the data's size is checked before anything is allocated
+// (the reader is fuzzed: fuzz/npy_fuzzer.cpp).
+TEST_CASE("npy: long headers and shapes beyond the data are refused in one line", "[npy][errors]") {
+  auto npy = [](const std::string& dict, const std::string& data) {
+    std::string header = dict + "\n";
+    std::string bytes("\x93NUMPY\x02\x00", 8);
+    for (int i = 0; i < 4; ++i) bytes += static_cast<char>(header.size() >> (8 * i));
+    return bytes + header + data;
+  };
+  // A regular expression over this header overflowed the stack (a crash of `tessel run`).
+  std::string long_descr = npy("{'descr': '" + std::string(200000, 'x') + "', 'fortran_order': False, 'shape': (3,), }",
+                               std::string(12, '\0'));
+  try {
+    parse_npy(long_descr, "long.npy");
+    FAIL("a 200000-character element type was read");
+  } catch (const UserError& e) {
+    CHECK(std::string(e.what()).find("(200000 characters)") != std::string::npos);
+    CHECK(std::string(e.what()).size() < 200);
+  }
+  test::require_user_error(
+      [&] { parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (200000000000,), }", "1234"), "big.npy"); },
+      {"big.npy", "truncated", "needs 800000000000 bytes of data, it has 4"});
+  NDArray a = NDArray::random_uniform({2, 5}, ElementType::of<float>(), 7);
+  NDArray b = parse_npy(npy_bytes(a), "bytes");
+  CHECK(b.shape() == a.shape());
+  CHECK(max_abs_diff(a, b) == 0);
 }

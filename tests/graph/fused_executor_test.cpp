@@ -259,6 +259,23 @@ TEST_CASE("module folders: exported, loaded by the runtime alone, corrupt files 
   wrong["storages"] = nlohmann::json::array({1});
   write("graph.json", wrong.dump());
   test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "storage"});
+  // Sizes, ids and shapes that are not integers, or no array's: refused, never converted
+  // (graph.json is fuzzed: fuzz/module_graph_fuzzer.cpp).
+  wrong = model.graph;
+  wrong["storages"][0] = 1e300;
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "\"storages\" is not a list of sizes"});
+  wrong = model.graph;
+  wrong["nodes"][0]["args"][0]["storage"] = 0.5;
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "uses storage 0.5"});
+  wrong = model.graph;
+  wrong["inputs"][0]["shape"] = nlohmann::json::array({4294967296, 4294967296});
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "input", "2^62"});
+  wrong["inputs"][0]["shape"] = nlohmann::json::array({-1, 4});
+  write("graph.json", wrong.dump());
+  test::require_user_error([&] { GraphExecutor::load(dir); }, {"graph.json", "input", "negative"});
   write("graph.json", graph_text);
   write("params.bin", "truncated");
   test::require_user_error([&] { GraphExecutor::load(dir); }, {"params.bin"});

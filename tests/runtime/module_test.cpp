@@ -135,4 +135,18 @@ TEST_CASE("module: bad builds, files, names and arguments are user errors", "[ru
                            "version 9");
   test::require_user_error([] { ModuleInfo::from_json("{\"format\": \"tessel-module\", \"version\": 1}", "x"); },
                            "malformed");
+  // Fields of another type, shapes no array has: refused, never converted (ModuleInfo is fuzzed:
+  // fuzz/module_info_fuzzer.cpp).
+  test::require_user_error([] { ModuleInfo::from_json("{\"format\": 5, \"version\": 1}", "x"); }, "does not hold");
+  test::require_user_error([] { ModuleInfo::from_json("{\"format\": \"tessel-module\", \"version\": \"1\"}", "x"); },
+                           "version \"1\"");
+  auto with_shape = [](const std::string& shape) {
+    return "{\"format\": \"tessel-module\", \"version\": 1, \"target\": \"llvm_cpu\", \"functions\": [{\"name\": "
+           "\"f\", \"symbol\": \"f_packed\", \"args\": [{\"name\": \"a\", \"dtype\": \"float32\", \"shape\": " +
+           shape + "}]}]}";
+  };
+  CHECK(ModuleInfo::from_json(with_shape("[2, 3]"), "x").functions.at(0).args.at(0).shape == std::vector<int64_t>{2, 3});
+  test::require_user_error([&] { ModuleInfo::from_json(with_shape("[2, -3]"), "x"); }, {"'a' of 'f'", "negative"});
+  test::require_user_error([&] { ModuleInfo::from_json(with_shape("[1e300]"), "x"); }, {"'a' of 'f'", "not integers"});
+  test::require_user_error([&] { ModuleInfo::from_json(with_shape("[4294967296, 4294967296]"), "x"); }, "2^62");
 }

@@ -108,6 +108,19 @@ TEST_CASE("ndarray: mismatches and misuse raise UserError", "[ndarray]") {
   test::require_user_error([&] { f.get_double(6); }, "index 6 out of range");
 }
 
+TEST_CASE("ndarray: checked_nbytes sizes shapes read from files without overflow", "[ndarray]") {
+  CHECK(NDArray::checked_nbytes({2, 3}, kF32) == 24);
+  CHECK(NDArray::checked_nbytes({}, kI8) == 1);
+  CHECK(NDArray::checked_nbytes({0, int64_t{1} << 40}, kF32) == 0);
+  CHECK(NDArray::checked_nbytes({int64_t{1} << 60}, kF32) == int64_t{1} << 62);
+  // 2^32 * 2^32 floats overflow int64; the product used to wrap and allocate what it wrapped to.
+  test::require_user_error([] { NDArray::empty({int64_t{1} << 32, int64_t{1} << 32}, kF32); }, "2^62 bytes");
+  test::require_user_error([] { NDArray::checked_nbytes({0, std::numeric_limits<int64_t>::max()}, kF32); },
+                           "dimension beyond 2^62");
+  test::require_user_error([] { NDArray::checked_nbytes({3, -1}, kF32, "input 'x':"); },
+                           "input 'x': shape [3, -1] has a negative dimension");
+}
+
 TEST_CASE("ndarray: devices and memory owned elsewhere", "[ndarray]") {
   NDArray a = NDArray::zeros({4}, kF32);
   CHECK(a.device() == Device::cpu());

@@ -69,4 +69,29 @@ TEST_CASE("tensor files: damaged or foreign files are refused by name", "[runtim
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
   test::require_user_error([&] { load_tensors(path); }, {"t.bin", "does not fit"});
   test::require_user_error([&] { save_tensors((dir.path() / "missing/t.bin").string(), sample_arrays()); }, "missing/t.bin");
+  // Headers whose fields have other types or impossible values (the reader is fuzzed:
+  // fuzz/tensor_file_fuzzer.cpp).
+  auto with_header = [&](const std::string& header) {
+    std::string bytes = "TSLTENS1";
+    for (int i = 0; i < 8; ++i) bytes += static_cast<char>(uint64_t(header.size()) >> (8 * i));
+    bytes += header;
+    bytes.resize(256, '\0');
+    std::ofstream(path, std::ios::binary) << bytes;
+  };
+  auto tensor = [](const std::string& shape, const std::string& offset) {
+    return "{\"format\": \"tessel-tensors\", \"version\": 1, \"tensors\": [{\"name\": \"w\", \"dtype\": \"float32\", "
+           "\"shape\": " + shape + ", \"offset\": " + offset + ", \"nbytes\": 8}]}";
+  };
+  with_header(tensor("[2]", "128"));
+  CHECK(load_tensors(path).at(0).array.shape() == std::vector<int64_t>{2});
+  with_header("{\"format\": 5, \"version\": 1, \"tensors\": []}");
+  test::require_user_error([&] { load_tensors(path); }, {"t.bin", "malformed header"});
+  with_header("{\"format\": \"tessel-tensors\", \"version\": \"1\", \"tensors\": []}");
+  test::require_user_error([&] { load_tensors(path); }, {"t.bin", "version \"1\""});
+  with_header(tensor("[2]", "1e300"));
+  test::require_user_error([&] { load_tensors(path); }, {"t.bin", "not integers"});
+  with_header(tensor("[2]", "-64"));
+  test::require_user_error([&] { load_tensors(path); }, {"t.bin", "does not fit"});
+  with_header(tensor("[4294967296, 4294967296]", "128"));
+  test::require_user_error([&] { load_tensors(path); }, {"t.bin", "bad shape of w"});
 }
