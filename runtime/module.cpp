@@ -39,10 +39,9 @@ std::string ModuleInfo::to_json() const {
 
 ModuleInfo ModuleInfo::from_json(const std::string& text, const std::string& what) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  // Compared as JSON, not read as a string or number: a field of another type is not metadata.
-  if (!j.is_object() || !j.contains("format") || j["format"] != "tessel-module")
+  if (json_field(j, "format") != "tessel-module")
     user_error(what, " does not hold Tessel module metadata; export modules with Module::export_library");
-  nlohmann::json version = j.contains("version") ? j["version"] : nlohmann::json();
+  nlohmann::json version = json_field(j, "version");
   if (version != 1)
     user_error(what, " holds module metadata of version ", version.dump(), "; this Tessel reads version 1");
   try {

@@ -84,11 +84,9 @@ std::vector<NamedArray> parse_mapped(const std::shared_ptr<Mapping>& map, const 
   if (header_bytes > kMaxHeaderBytes || sizeof(kMagic) + 8 + header_bytes > map->size) corrupt(what, "truncated header");
   nlohmann::json header = nlohmann::json::parse(bytes + sizeof(kMagic) + 8, bytes + sizeof(kMagic) + 8 + header_bytes,
                                                 nullptr, /*allow_exceptions=*/false);
-  // Compared as JSON, not read as strings or numbers: a field of another type is a corrupt file too.
-  if (!header.is_object() || !header.contains("format") || header["format"] != "tessel-tensors" ||
-      !header.contains("tensors") || !header["tensors"].is_array())
+  if (json_field(header, "format") != "tessel-tensors" || !json_field(header, "tensors").is_array())
     corrupt(what, "malformed header");
-  nlohmann::json version = header.contains("version") ? header["version"] : nlohmann::json();
+  nlohmann::json version = json_field(header, "version");
   if (version != 1) user_error("tensor file ", what, " has version ", version.dump(), "; this Tessel reads version 1");
   std::vector<NamedArray> out;
   for (const nlohmann::json& t : header["tensors"]) {

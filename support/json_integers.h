@@ -2,6 +2,8 @@
 // headers). nlohmann's get<int64_t>() converts a float with a C++ cast, undefined behaviour beyond
 // int64's range (1e300), and get<uint64_t>() wraps a negative number; these accept only JSON
 // integers that int64 holds, and leave the message to the caller, who knows the file and field.
+// json_field reads a header field without converting it either, so that a field of another type
+// ("format": 5, "version": "1") compares unequal instead of throwing.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -20,6 +22,13 @@ inline std::optional<int64_t> json_integer(const nlohmann::json& v) {
   }
   if (v.is_number_integer()) return v.get<int64_t>();
   return std::nullopt;
+}
+
+// The field `key` of `object`, or null when `object` is not an object or has no such field.
+inline nlohmann::json json_field(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nlohmann::json() : *it;
 }
 
 // An array of such integers.
