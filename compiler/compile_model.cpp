@@ -75,9 +75,13 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
   for (const FusedGroup& group : fused_groups(opt)) {
     for (ValueId out : group.outputs) {
       ops::GroupKernel k = ops::group_kernel(g, group.nodes, out, group.tile_values);
+      ops::add_prefetched(k, g, group.prefetched);
       auto [it, added] = by_key.emplace(k.key, kernels.size());
       if (added) choices.push_back(choose_group_schedule(g, group, out, k, target, options.records));
-      if (added && choices.back().kernel) k = *choices.back().kernel;  // rebuilt for its configuration
+      if (added && choices.back().kernel) {  // rebuilt for its configuration
+        k = *choices.back().kernel;
+        ops::add_prefetched(k, g, group.prefetched);
+      }
       const GroupSchedule& choice = choices[it->second];
       nlohmann::json node = {{"kernel", "fused_" + std::to_string(it->second)}, {"ops", nlohmann::json::array()}};
       for (graph::NodeId n : group.nodes) node["ops"].push_back(g.node(n).op);
@@ -87,7 +91,10 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a
       // profile can print each kernel's rate against the machine's peak (tessel bench peak).
       if (choice.flops > 0) node["flops"] = choice.flops;
-      for (ValueId v : k.inputs) {
+      for (ValueId v : k.prefetched) node["prefetches"].push_back(g.value(v).name);
+      std::vector<ValueId> args = k.inputs;
+      args.insert(args.end(), k.prefetched.begin(), k.prefetched.end());
+      for (ValueId v : args) {
         node["args"].push_back(value_ref(g, plan, v));
         if (g.constant_value(v) && !param_added[v]) {
           param_added[v] = true;
@@ -108,6 +115,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
   try {
     ops::parallel_for_each(kernels.size(), [&](size_t i) {
       Schedule s = choices[i].schedule ? *choices[i].schedule : ops::schedule_group(kernels[i], target);
+      ops::schedule_prefetched(kernels[i], s);
       lowered[i] = lower(s, kernels[i].args(), "fused_" + std::to_string(i), target);
     });
     std::vector<BuildInput> inputs;

@@ -62,6 +62,10 @@ NamedTable<Intrinsic>& intrinsics() {
     t->add(float_math("trunc", unary_math<::truncf, ::trunc>, "round toward zero to an integer"));
     t->add({"prefetch", CallEffect::Opaque, "(address) -> int32",
             "hint that the element at address will be read soon; no effect on results", prefetch_rule, {0}, nullptr});
+    t->add({"prefetch_l2", CallEffect::Opaque, "(address) -> int32",
+            "hint that the element at address will be read later: fetched into the outer caches only (x86's "
+            "prefetcht1), leaving the inner one to the data in use; no effect on results",
+            prefetch_rule, {0}, nullptr});
     t->add({"fill", CallEffect::WritesMemory, "(address, value, count) -> int32",
             "sets count elements from address on to value", fill_rule, {0}, nullptr});
     return t;
@@ -103,6 +107,16 @@ Expr make_call(const Intrinsic& intrinsic, std::vector<Expr> args) {
   }
   DataType type = intrinsic.type_rule(intrinsic, args);
   return Expr(std::make_shared<Call>(type, intrinsic, std::move(args)));
+}
+
+bool is_prefetch(const std::string& intrinsic_name) {
+  return intrinsic_name == "prefetch" || intrinsic_name == "prefetch_l2";
+}
+
+int prefetch_locality(const std::string& intrinsic_name) {
+  if (intrinsic_name == "prefetch") return 3;
+  TESSEL_CHECK(intrinsic_name == "prefetch_l2", "'", intrinsic_name, "' is not a prefetch");
+  return 2;
 }
 
 const Intrinsic* statement_call(const Expr& e) {

@@ -68,6 +68,12 @@ const Intrinsic* statement_call(const Expr& e);
 // Throws UserError if e is a statement call, saying it is used as `where` ("an operand of +").
 void check_not_statement_call(const Expr& e, const char* where);
 
+// The prefetch intrinsics ("prefetch", "prefetch_l2"), and the locality back ends emit each with,
+// as llvm.prefetch and __builtin_prefetch take it (3: into every cache level, 2: into L2 and
+// outward); InternalError for another name.
+bool is_prefetch(const std::string& intrinsic_name);
+int prefetch_locality(const std::string& intrinsic_name);
+
 // ---- helpers for type rules --------------------------------------------------------------------
 // Each throws UserError "intrinsic 'NAME' <signature>: <what is wrong>".
 void check_arg_count(const Intrinsic& self, const std::vector<Expr>& args, size_t count);

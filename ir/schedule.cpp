@@ -213,6 +213,13 @@ void Stage::prefetch(const Tensor& tensor, const IterVar& axis, int offset) {
   node_->prefetches[axis.get()].push_back({tensor, offset});
 }
 
+void Stage::prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step) {
+  if (max_lines_per_step < 1)
+    user_error("prefetch_whole: at most ", max_lines_per_step, " lines per step of '", tensor.name(), "' in stage '",
+               name(), "'; use at least 1");
+  node_->whole_prefetches.push_back({tensor, max_lines_per_step});
+}
+
 void Stage::compute_past_edge(const IterVar& axis) {
   const auto& roots = node_->op->axis;
   if (std::none_of(roots.begin(), roots.end(), [&](const IterVar& r) { return r.same_as(axis); }))
@@ -411,7 +418,7 @@ Tensor Schedule::cache_write(const Tensor& t) {
   Tensor op = stage->op;
   if (op->is_placeholder()) user_error("cache_write: '", op.name(), "' is an input placeholder");
   if (!stage->relations.empty() || !stage->for_kinds.empty() || !stage->pragmas.empty() ||
-      !stage->prefetches.empty())
+      !stage->prefetches.empty() || !stage->whole_prefetches.empty())
     user_error("cache_write: stage '", op.name(), "' already has loop transformations; call cache_write first");
   std::unordered_map<const VarNode*, Expr> to_cache_axes;
   Tensor cache = compute(op.shape(), [&](const std::vector<Var>& i) {

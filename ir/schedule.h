@@ -69,6 +69,12 @@ struct Prefetch {
   int offset;
 };
 
+// A prefetch of all of `tensor` spread over a stage's loops (Stage::prefetch_whole).
+struct WholePrefetch {
+  Tensor tensor;
+  int64_t max_lines_per_step;
+};
+
 struct StageNode {
   Tensor op;      // the operation computed now (cache primitives may replace it)
   Tensor origin;  // the operation the stage was created for
@@ -79,6 +85,7 @@ struct StageNode {
   std::unordered_map<const IterVarNode*, std::string> thread_tags;  // of the ThreadBinding loops
   std::unordered_map<const IterVarNode*, std::vector<Pragma>> pragmas;
   std::unordered_map<const IterVarNode*, std::vector<Prefetch>> prefetches;
+  std::vector<WholePrefetch> whole_prefetches;
   std::unordered_set<const IterVarNode*> past_edge;  // root axes computed past the edge (compute_past_edge)
   std::optional<MemoryScope> scope;  // from set_scope; unset: "local" for a realized intermediate
   AttachKind attach = AttachKind::Root;
@@ -137,6 +144,15 @@ class Stage {
   // the iteration `offset` (>= 1) later will read (passes/lower/prefetch.h). For weights that
   // come from memory: pick the offset so that `offset` iterations take about a memory latency.
   void prefetch(const Tensor& tensor, const IterVar& axis, int offset);
+  // Prefetch of all of `tensor` (any tensor the kernel takes, read here or not) into the outer
+  // caches (prefetch_l2), spread evenly over the stage's loops: a later kernel's weights fetched
+  // from memory while this compute-bound one runs (passes/graph/prefetch_weights.cpp). Lowering
+  // puts an equal share at the top of each iteration of the outermost loop whose iterations in
+  // all (the loops around the stage's included) leave each share at most `max_lines_per_step`
+  // 64-byte lines, among the loops from the outermost inwards that are serial or parallel with a
+  // constant extent (the innermost of them if none does). Short bursts: a core stalls when its
+  // prefetches outnumber the misses it can have in flight.
+  void prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step = 16);
   // For a stage computed at a consumer's loop: the points of its data-parallel root `axis` that
   // the consumer's tile reaches past the tensor's edge (a non-dividing split) are computed, not
   // guarded away point by point, so the partial tile runs the whole tile's vector code. Only for
@@ -166,6 +182,8 @@ class Schedule {
   const std::vector<Tensor>& outputs() const { return outputs_; }
   // The operation now computing what `t` named when the user created it.
   Tensor current(const Tensor& t) const;
+  // Whether `t` is one of the schedule's tensors (an operation the outputs depend on).
+  bool contains(const Tensor& t) const { return t.defined() && stage_of(t.get()); }
 
   // A new stage copying `t` into a local buffer, read by `readers` instead of `t`.
   Tensor cache_read(const Tensor& t, const std::vector<Tensor>& readers);

@@ -49,8 +49,12 @@ void compile(const CompileArgs& a) {
   for (const auto& node : model.graph["nodes"]) {
     std::string ops;
     for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
-    std::cout << node["kernel"].get<std::string>() << "  " << ops << "  schedule: " << node["schedule"].get<std::string>()
-              << "\n";
+    std::cout << node["kernel"].get<std::string>() << "  " << ops << "  schedule: " << node["schedule"].get<std::string>();
+    std::string prefetched;
+    for (const auto& name : node.value("prefetches", nlohmann::json::array()))
+      prefetched += (prefetched.empty() ? "" : ", ") + name.get<std::string>();
+    if (!prefetched.empty()) std::cout << "  prefetches: " << prefetched;
+    std::cout << "\n";
   }
   std::cout << "planned activation memory: " << model.planned_bytes << " bytes (" << model.intermediate_bytes
             << " bytes of intermediate tensors without reuse)\n"

@@ -22,7 +22,7 @@ std::string sanitize(const std::string& name);
 const char* c_prelude();
 // The intrinsics the back end implements, for messages.
 inline constexpr const char* kImplementedIntrinsics =
-    "exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid, prefetch and fill";
+    "exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid, prefetch, prefetch_l2 and fill";
 
 // C names of variables and buffers. A name is unique among the names in scope; names released
 // when their scope closes may be reused by later siblings.

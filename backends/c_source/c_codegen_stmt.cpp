@@ -253,8 +253,8 @@ void CEmitter::visit_node(const Evaluate* op) {
   const Intrinsic* intrinsic = statement_call(op->value);
   if (!intrinsic) return;  // no effect
   auto* call = op->value.as<Call>();
-  if (intrinsic->name == "prefetch") {
-    line() << "__builtin_prefetch(&" << expr(call->args[0]) << ");\n";
+  if (is_prefetch(intrinsic->name)) {
+    line() << "__builtin_prefetch(&" << expr(call->args[0]) << ", 0, " << prefetch_locality(intrinsic->name) << ");\n";
   } else if (intrinsic->name == "fill") {
     fill(call);
   } else {

@@ -1,5 +1,5 @@
 // CodeGen for intrinsics (ir/intrinsic.h): the pure math calls inside expressions, and the Evaluate
-// statements that run a call for its effect: prefetch (llvm.prefetch) and fill (a store loop LLVM
+// statements that run a call for its effect: the prefetches (llvm.prefetch) and fill (a store loop LLVM
 // turns into memset or vector stores). Any other intrinsic is refused.
 #include <llvm/IR/Intrinsics.h>
 
@@ -12,7 +12,7 @@ namespace tessel::llvm_cpu {
 namespace {
 
 constexpr const char* kImplemented =
-    "exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid, prefetch and fill";
+    "exp, log, sqrt, fabs, floor, ceil, round, trunc, tanh, sigmoid, prefetch, prefetch_l2 and fill";
 
 }  // namespace
 
@@ -58,7 +58,7 @@ void CodeGen::visit_node(const Evaluate* op) {
   const Intrinsic* intrinsic = statement_call(op->value);
   if (!intrinsic) return;  // no effect
   auto* call = op->value.as<Call>();
-  if (intrinsic->name == "prefetch") return emit_prefetch(call);
+  if (is_prefetch(intrinsic->name)) return emit_prefetch(call);
   if (intrinsic->name == "fill") return emit_fill(call);
   refuse_intrinsic(*intrinsic, "llvm_cpu", kImplemented);
 }
@@ -72,8 +72,9 @@ llvm::Value* CodeGen::address_of(const Expr& address) {
 void CodeGen::emit_prefetch(const Call* op) {
   llvm::Value* pointer = builder_.CreateBitCast(address_of(op->args[0]), builder_.getInt8PtrTy());
   llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&module_, llvm::Intrinsic::prefetch, {pointer->getType()});
-  // read access, high temporal locality (keep in all cache levels), data cache
-  builder_.CreateCall(prefetch, {pointer, builder_.getInt32(0), builder_.getInt32(3), builder_.getInt32(1)});
+  // a read, into the caches prefetch_locality says, of data
+  builder_.CreateCall(prefetch, {pointer, builder_.getInt32(0), builder_.getInt32(prefetch_locality(op->name)),
+                                 builder_.getInt32(1)});
 }
 
 void CodeGen::emit_fill(const Call* op) {

@@ -19,6 +19,7 @@ using graph::ValueId;
 
 std::vector<Tensor> GroupKernel::args() const {
   std::vector<Tensor> out = placeholders;
+  out.insert(out.end(), prefetch_placeholders.begin(), prefetch_placeholders.end());
   out.push_back(output);
   return out;
 }
@@ -121,6 +122,10 @@ Schedule default_schedule_for(const std::string& tag, const Tensor& output, cons
   return Registry<OpSchedule>::instance().create(op_schedule_name(tag, target.device()))->apply(output, target);
 }
 
+// Most lines each step of a whole prefetch fetches: a burst of more than a core can have in flight
+// stalls it (the AVX2 1x1 kernels lost 250 us to bursts of 114 lines per pixel tile).
+constexpr int64_t kPrefetchLinesPerStep = 16;
+
 }  // namespace
 
 Schedule schedule_group(const GroupKernel& k, const Target& target) {
@@ -133,6 +138,25 @@ Schedule schedule_group(const GroupKernel& k, const Target& target) {
   Schedule s = default_schedule_for(anchored ? k.anchor->tag : k.output->tag, k.output, target);
   inline_group_stages(k, s);
   return s;
+}
+
+void add_prefetched(GroupKernel& k, const graph::Graph& g, const std::vector<ValueId>& values) {
+  for (ValueId v : values) {
+    const graph::TensorType& t = g.value(v).type;
+    k.prefetched.push_back(v);
+    k.prefetch_placeholders.push_back(placeholder(t.shape, t.dtype, "prefetched" + std::to_string(k.prefetched.size())));
+    k.key += ";prefetch:" + t.str();
+  }
+}
+
+void schedule_prefetched(const GroupKernel& k, Schedule& s) {
+  if (k.prefetched.empty()) return;
+  // The last reduction computed (the anchor's accumulator) runs the kernel's FMAs, between which
+  // the prefetches hide; the output's stage when there is none.
+  Stage at = s[k.output];
+  for (const Stage& stage : s.stages())
+    if (stage->op->is_reduction() && stage->attach != AttachKind::Inline) at = stage;
+  for (const Tensor& t : k.prefetch_placeholders) at.prefetch_whole(t, kPrefetchLinesPerStep);
 }
 
 void inline_group_stages(const GroupKernel& k, Schedule& s) {

@@ -26,11 +26,15 @@ struct GroupKernel {
   std::vector<Tensor> node_outputs;    // every node's outputs, the anchor's and the output's included
   Tensor anchor;                       // the anchor's output, undefined when the group has none
   std::vector<Tensor> tile_stages;     // a fused block's: computed per row tile of the output (ops/block_schedule.h)
+  // Constants the kernel prefetches for a later kernel and does not read (graph::FusedGroup::prefetched):
+  // arguments after the inputs.
+  std::vector<graph::ValueId> prefetched;
+  std::vector<Tensor> prefetch_placeholders;  // one per prefetched value
   // Identical for groups computing the same thing on the same types (operators, attributes,
   // wiring), so equal groups share one compiled kernel.
   std::string key;
 
-  std::vector<Tensor> args() const;  // placeholders, then output
+  std::vector<Tensor> args() const;  // placeholders, prefetch placeholders, then output
 };
 
 // The expression of value `output` computed by `nodes` (producers first), every value they read
@@ -39,6 +43,15 @@ struct GroupKernel {
 // become its tile stages. Throws UserError (naming the node) if an operator refuses its inputs.
 GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>& nodes, graph::ValueId output,
                          const std::vector<graph::ValueId>& tile_values = {});
+
+// Makes `values` (constants of the graph) arguments the kernel prefetches (FusedGroup::prefetched);
+// the key names them, so a group that prefetches shares its kernel with no group that does not.
+void add_prefetched(GroupKernel& kernel, const graph::Graph& g, const std::vector<graph::ValueId>& values);
+
+// Prefetches kernel.prefetched in `s`, a schedule of kernel.output (Stage::prefetch_whole), spread
+// over the output's outer loops: its leading data-parallel loops that are neither unrolled nor
+// vectorized, so that each register tile or row fetches its share.
+void schedule_prefetched(const GroupKernel& kernel, Schedule& s);
 
 // The anchor's default schedule for `target` (the output's when there is no anchor; a fused
 // block's schedule, ops/block_schedule.h, when it has tile stages) applied to the output, with the

@@ -53,7 +53,7 @@ class GraphPass {
 };
 
 // The passes run when none are named, in order: fold_batch_norm, fold_constants, cse, dce, layout,
-// fuse, fuse_blocks, plan_memory.
+// fuse, fuse_blocks, prefetch_weights, plan_memory.
 std::vector<std::string> default_pipeline();
 
 // A pipeline written as a comma-separated list. Names with a leading '-' switch that pass off;

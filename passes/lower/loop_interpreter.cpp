@@ -269,7 +269,7 @@ void LoopInterpreter::visit_node(const Evaluate* op) {
     return;
   }
   auto* call = op->value.as<Call>();
-  if (intrinsic->name == "prefetch") {  // a hint; a prefetch of any address is harmless
+  if (is_prefetch(intrinsic->name)) {  // a hint; a prefetch of any address is harmless
     scalar_int(call->args[0].as<Load>()->index);
     return;
   }

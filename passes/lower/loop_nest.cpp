@@ -46,8 +46,14 @@ struct Guard {
 
 class NestBuilder {
  public:
-  NestBuilder(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach, const SlidingWindow* window)
-      : s_(s), stage_(*s.stage), ranges_(ranges), attach_(attach), leaves_(stage_.leaf_axes) {
+  NestBuilder(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach, const SlidingWindow* window,
+              std::vector<EnclosingLoop> enclosing)
+      : s_(s),
+        stage_(*s.stage),
+        ranges_(ranges),
+        attach_(attach),
+        leaves_(stage_.leaf_axes),
+        enclosing_(std::move(enclosing)) {
     auto first = std::find_if(leaves_.begin(), leaves_.end(), [](const IterVar& l) { return l.is_reduce(); });
     first_reduce_ = static_cast<int>(first - leaves_.begin());
     LeafMapping mapping = map_leaves_to_roots(stage_, ranges_);
@@ -69,10 +75,10 @@ class NestBuilder {
     for (int pos = static_cast<int>(leaves_.size()) - 1; pos >= -1; --pos) {
       if (reduce && pos + 1 == first_reduce_) body = make_seq({init(*reduce), body});
       body = guarded(body, pos);
-      if (pos < 0) break;
+      if (pos < 0) return with_prefetches(pos, body);
       body = attach_(pos, body);
       const IterVar& leaf = leaves_[pos];
-      body = with_prefetches(leaf, body);
+      body = with_prefetches(pos, body);
       body = make_leaf_loop(stage_, leaf, leaf.var(), ranges_.at(leaf.get()).extent, body);
     }
     return body;
@@ -123,14 +129,66 @@ class NestBuilder {
     return make_if(substitute(reduce.condition, roots_), provide);
   }
 
-  // The loop's prefetches (Stage::prefetch) run first in each iteration.
-  Stmt with_prefetches(const IterVar& leaf, const Stmt& body) const {
-    auto found = stage_.prefetches.find(leaf.get());
-    if (found == stage_.prefetches.end()) return body;
+  // The loop's prefetches (Stage::prefetch) run first in each iteration, and the shares of the
+  // whole prefetches (Stage::prefetch_whole) placed at it.
+  // Position -1 is the stage's start, before its outermost loop.
+  Stmt with_prefetches(int pos, const Stmt& body) const {
     std::vector<Stmt> seq;
-    for (const Prefetch& p : found->second) seq.push_back(prefetch_ahead(p.tensor, leaf.var(), p.offset, body));
+    auto found = pos < 0 ? stage_.prefetches.end() : stage_.prefetches.find(leaves_[pos].get());
+    if (found != stage_.prefetches.end())
+      for (const Prefetch& p : found->second) seq.push_back(prefetch_ahead(p.tensor, leaves_[pos].var(), p.offset, body));
+    for (const WholePrefetch& p : stage_.whole_prefetches)
+      if (whole_prefetch_level(p) == pos) seq.push_back(prefetch_share(p.tensor, iteration_through(pos), iterations_through(pos)));
+    if (seq.empty()) return body;
     seq.push_back(body);
     return make_seq(seq);
+  }
+
+  // The loops a whole prefetch counts iterations over: the enclosing ones, then the stage's
+  // leading serial or parallel leaves with constant extents. Position p (-1: before the first
+  // leaf) is the (enclosing + p + 1)th of them.
+  std::vector<EnclosingLoop> spread_loops() const {
+    std::vector<EnclosingLoop> loops = enclosing_;
+    for (const IterVar& leaf : leaves_) {
+      const int64_t* extent = as_const_int(ranges_.at(leaf.get()).extent);
+      ForKind kind = stage_.for_kind(leaf);
+      if (!extent || (kind != ForKind::Serial && kind != ForKind::Parallel)) break;
+      loops.push_back({leaf, *extent});
+    }
+    return loops;
+  }
+
+  // The outermost leaf position (-1: the stage's start) whose iterations leave each share of p's
+  // tensor at most p.max_lines_per_step lines, the deepest one if none does.
+  int whole_prefetch_level(const WholePrefetch& p) const {
+    int64_t lines = cache_lines(p.tensor), iterations = 1;
+    for (const EnclosingLoop& loop : enclosing_) {
+      if (loop.extent <= 0)
+        user_error("prefetch_whole of '", p.tensor.name(), "' in stage '", s_.op.name(), "': the loop '",
+                   loop.leaf.name(), "' around it has no constant extent; compute the stage at a loop that has one");
+      iterations *= loop.extent;
+    }
+    std::vector<EnclosingLoop> loops = spread_loops();
+    int level = -1;
+    for (size_t i = enclosing_.size(); i < loops.size() && iterations * p.max_lines_per_step < lines; ++i) {
+      iterations *= loops[i].extent;
+      level = static_cast<int>(i - enclosing_.size());
+    }
+    return level;
+  }
+
+  int64_t iterations_through(int pos) const {
+    int64_t count = 1;
+    std::vector<EnclosingLoop> loops = spread_loops();
+    for (size_t i = 0; i < enclosing_.size() + pos + 1; ++i) count *= loops[i].extent;
+    return count;
+  }
+  Expr iteration_through(int pos) const {
+    Expr index = make_int(0);
+    std::vector<EnclosingLoop> loops = spread_loops();
+    for (size_t i = 0; i < enclosing_.size() + pos + 1; ++i)
+      index = index * make_int(loops[i].extent) + loops[i].leaf.var();
+    return index;
   }
 
   Stmt guarded(Stmt body, int level) const {
@@ -165,6 +223,7 @@ class NestBuilder {
   const PlannedStage& s_;
   const StageNode& stage_;
   const AxisRanges& ranges_;
+  std::vector<EnclosingLoop> enclosing_;
   const AttachFn& attach_;
   const std::vector<IterVar>& leaves_;
   int first_reduce_;
@@ -175,8 +234,8 @@ class NestBuilder {
 }  // namespace
 
 Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach,
-                    const SlidingWindow* window) {
-  return NestBuilder(s, ranges, attach, window).build();
+                    const SlidingWindow* window, std::vector<EnclosingLoop> enclosing) {
+  return NestBuilder(s, ranges, attach, window, std::move(enclosing)).build();
 }
 
 }  // namespace tessel

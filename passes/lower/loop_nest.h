@@ -22,9 +22,17 @@ namespace tessel {
 // the rest of the body, which reads it.
 using AttachFn = std::function<Stmt(int pos, const Stmt& rest)>;
 
+// A loop around a stage computed at another stage's loop: an ancestor's leaf down to the attach
+// point, with its extent (0 where it is not constant).
+struct EnclosingLoop {
+  IterVar leaf;
+  int64_t extent;
+};
+
 // `window`, for a stage stored outside its compute loop (store_at), guards the points earlier
-// iterations computed.
+// iterations computed. `enclosing`, outermost first, are the loops around a stage computed at
+// another's (Stage::prefetch_whole counts their iterations too).
 Stmt make_loop_nest(const PlannedStage& s, const AxisRanges& ranges, const AttachFn& attach,
-                    const SlidingWindow* window = nullptr);
+                    const SlidingWindow* window = nullptr, std::vector<EnclosingLoop> enclosing = {});
 
 }  // namespace tessel

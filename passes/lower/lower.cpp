@@ -12,12 +12,21 @@ namespace tessel {
 
 namespace {
 
-// The operations the arguments hold now, checked to be distinct members of the schedule.
+// Whether a stage prefetches all of `t` (Stage::prefetch_whole).
+bool prefetched_whole(const Schedule& sch, const Tensor& t) {
+  for (const Stage& stage : sch.stages())
+    for (const WholePrefetch& p : stage->whole_prefetches)
+      if (p.tensor.same_as(t)) return true;
+  return false;
+}
+
+// The operations the arguments hold now, checked to be distinct members of the schedule (or
+// tensors a stage only prefetches, which the computation does not read).
 std::vector<Tensor> argument_ops(const Schedule& sch, const std::vector<Tensor>& args) {
   std::vector<Tensor> ops;
   std::unordered_set<const OperationNode*> seen;
   for (const Tensor& t : args) {
-    Tensor op = sch.current(t);
+    Tensor op = !sch.contains(t) && prefetched_whole(sch, t) ? t : sch.current(t);
     if (!seen.insert(op.get()).second)
       user_error("lower: tensor '", t.name(), "' is passed twice in the arguments; pass each tensor once");
     ops.push_back(op);

@@ -1,4 +1,5 @@
-// Software prefetch of the region a later loop iteration reads (see prefetch.h).
+// Software prefetch of the region a later loop iteration reads, or of a whole tensor spread over a
+// loop nest (see prefetch.h).
 #include "passes/lower/prefetch.h"
 
 #include "ir/mutator.h"
@@ -107,7 +108,35 @@ Stmt prefetch_lines(const Tensor& tensor, const Region& region, const Run& run, 
   return nest;
 }
 
+// A loop of prefetches over `count` lines of `tensor` from line `first` on, in its flat memory
+// order (the last index steps past its extent as flattening allows).
+Stmt prefetch_run(const Tensor& tensor, const Expr& first, int64_t count, const std::string& intrinsic) {
+  int64_t line = std::max<int64_t>(1, kCacheLineBytes / tensor.dtype().bytes());
+  Var step(tensor.name() + ".prefetch_line");
+  std::vector<Expr> indices(tensor.ndim(), make_int(0));
+  indices.back() = simplify((first + step) * make_int(line));
+  ForKind kind = count <= kMaxUnrolledPrefetches ? ForKind::Unrolled : ForKind::Serial;
+  return make_for(step, 0, make_int(count), kind, make_evaluate(call(intrinsic, {tensor(indices)})));
+}
+
 }  // namespace
+
+int64_t cache_lines(const Tensor& tensor) {
+  int64_t bytes = tensor.dtype().bytes();
+  for (int64_t extent : tensor.shape()) bytes *= extent;
+  return (bytes + kCacheLineBytes - 1) / kCacheLineBytes;
+}
+
+Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations) {
+  TESSEL_CHECK(iterations >= 1, "prefetch of '", tensor.name(), "' over ", iterations, " iterations");
+  int64_t lines = cache_lines(tensor);
+  int64_t share = (lines + iterations - 1) / iterations;
+  // Shares that would reach past the last line end at it instead (overlapping the one before):
+  // one clamp per share, no branch around the loop body the prefetches sit in, and none per line
+  // (LLVM vectorized those, taking a vector register from the kernel's accumulators on AVX2).
+  Expr first = min(iteration * make_int(share), make_int(lines - share));
+  return prefetch_run(tensor, first, share, "prefetch_l2");
+}
 
 Stmt prefetch_ahead(const Tensor& tensor, const Var& loop_var, int offset, const Stmt& body) {
   ReadCollector found(tensor.get());

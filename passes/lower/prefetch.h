@@ -1,6 +1,8 @@
 // Software prefetch (Stage::prefetch, TVM's s[C].prefetch, Halide's Func::prefetch): at the top of
 // each iteration of a loop, hint the cache lines of a tensor that the iteration `offset` steps
-// later will read.
+// later will read. Stage::prefetch_whole instead spreads all of a tensor over the iterations of a
+// loop nest: a later kernel's weights, fetched while this one computes
+// (passes/graph/prefetch_weights.cpp).
 //
 // Why: a kernel's first pass over a weight tile that is not in the caches waits on memory at every
 // 4 KiB page, where the hardware prefetchers stop. In a model, each layer's weights come from
@@ -25,5 +27,12 @@ namespace tessel {
 // unrolled over cache lines. UserError if the body does not read `tensor` or the region's extent
 // is not constant.
 Stmt prefetch_ahead(const Tensor& tensor, const Var& loop_var, int offset, const Stmt& body);
+
+// Stage::prefetch_whole: the statements that prefetch the `iteration`th of `iterations` equal
+// shares of all of `tensor`'s lines into the outer caches (prefetch_l2), in memory order.
+Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations);
+
+// The 64-byte lines `tensor` spans.
+int64_t cache_lines(const Tensor& tensor);
 
 }  // namespace tessel

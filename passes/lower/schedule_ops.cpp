@@ -22,7 +22,20 @@ class OpsBuilder {
     auto window = windows_.find(&s);
     return make_loop_nest(
         s, ranges_.at(s.stage), [&](int pos, const Stmt& rest) { return with_attached(s, pos, rest); },
-        window == windows_.end() ? nullptr : &window->second);
+        window == windows_.end() ? nullptr : &window->second, enclosing_loops(s));
+  }
+
+  // The ancestors' loops down to where s is computed, outermost first.
+  std::vector<EnclosingLoop> enclosing_loops(const PlannedStage& s) const {
+    if (!s.parent) return {};
+    std::vector<EnclosingLoop> loops = enclosing_loops(*s.parent);
+    const StageNode& parent = *s.parent->stage;
+    for (int p = 0; p <= s.attach_pos; ++p) {
+      const IterVar& leaf = parent.leaf_axes[p];
+      const int64_t* extent = as_const_int(ranges_.at(&parent).at(leaf.get()).extent);
+      loops.push_back({leaf, extent ? *extent : 0});
+    }
+    return loops;
   }
 
   // The stages computed at s's loop `pos`, producers first, then `rest`; each realized around

@@ -172,6 +172,62 @@ TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into 
   CHECK(groups.size() == 3);
 }
 
+TEST_CASE("prefetch_weights: a convolution's kernel prefetches the classifier's weights, results unchanged",
+          "[graph][fused][prefetch]") {
+  // A classifier at batch 1 does 2 flops per 4-byte weight (600 x 16 floats: 38 KB, above the
+  // lowered threshold); the 3x3 convolution before it, 230 K flops, more than 4 per byte of them.
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 10, 10}, "NCHW"));
+  ValueId c = g.add_op("relu", {g.add_op("conv2d", {x, constant(g, "wc", {16, 8, 3, 3}, 1)},
+                                         {{"pads", Ints{1, 1, 1, 1}}})});
+  ValueId pooled = g.add_op("reshape", {g.add_op("global_avg_pool2d", {c})}, {{"shape", Ints{1, 16}}});
+  g.add_output(g.add_op("dense", {pooled, constant(g, "wd", {600, 16}, 2)}));
+  // The default pipeline with the pass's parameters; min_vector_registers=0 for any host (by
+  // default the pass runs for targets with 32 vector registers only: AVX-512).
+  auto with_pass = [](const std::string& entry) {
+    std::vector<std::string> pipeline = default_pipeline();
+    std::replace(pipeline.begin(), pipeline.end(), std::string("prefetch_weights"), entry);
+    return pipeline;
+  };
+  std::vector<std::string> pipeline = with_pass("prefetch_weights{min_bytes=4096,min_vector_registers=0}");
+  check_fused_matches_unfused(g, pipeline);
+  // The convolution's group carries the dense group's one constant (its packed weights), no other group anything.
+  OptimizedGraph opt = optimize_graph(g, pipeline);
+  const std::vector<FusedGroup>& groups = *opt.groups;
+  auto anchored = [&](const std::string& op) {
+    return std::find_if(groups.begin(), groups.end(),
+                        [&](const FusedGroup& f) { return f.anchor >= 0 && opt.graph.node(f.anchor).op == op; });
+  };
+  auto conv = anchored("conv2d_nchwc"), dense = anchored("dense_packed");
+  REQUIRE(conv != groups.end());
+  REQUIRE(dense != groups.end());
+  std::vector<ValueId> dense_constants;
+  for (ValueId v : dense->inputs)
+    if (opt.graph.constant_value(v)) dense_constants.push_back(v);
+  CHECK(dense_constants.size() == 1);
+  CHECK(conv->prefetched == dense_constants);
+  for (const FusedGroup& f : groups) CHECK((&f == &*conv) == !f.prefetched.empty());
+  // In the module, the convolution's call takes the weights as an argument it does not read.
+  CompiledModel model = compile_model(opt);
+  nlohmann::json weights = {{"param", opt.graph.value(conv->prefetched.at(0)).name}};
+  int calls_with_weights = 0;
+  for (const nlohmann::json& node : model.graph["nodes"])
+    calls_with_weights += std::count(node["args"].begin(), node["args"].end(), weights);
+  CHECK(calls_with_weights == 2);
+  // Under the AVX2 ceiling (16 vector registers), by default nothing moves.
+  OptimizedGraph avx2 = optimize_graph(g, with_pass("prefetch_weights{min_bytes=4096}"), Target::parse("llvm_cpu -isa=avx2"));
+  for (const FusedGroup& group : *avx2.groups) CHECK(group.prefetched.empty());
+  CHECK(std::any_of(avx2.report.begin(), avx2.report.end(), [](const std::string& line) {
+    return line.find("nothing prefetched: the target has 16 vector registers") != std::string::npos;
+  }));
+  // Below the threshold (the default, 512 KiB), nothing moves.
+  OptimizedGraph small = optimize_graph(g, with_pass("prefetch_weights{min_vector_registers=0}"));
+  for (const FusedGroup& group : *small.groups) CHECK(group.prefetched.empty());
+  CHECK(std::any_of(small.report.begin(), small.report.end(), [](const std::string& line) {
+    return line.find("the weights of 0 memory-bound groups (0 bytes)") != std::string::npos;
+  }));
+}
+
 TEST_CASE("fused executor: bad inputs are user errors", "[graph][fused]") {
   Graph g;
   ValueId x = g.add_input("x", f32({4}));

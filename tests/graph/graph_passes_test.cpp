@@ -82,7 +82,7 @@ Graph conv_bn_graph(bool conv_bias) {
 
 TEST_CASE("graph passes: pipelines by name", "[graph][passes]") {
   CHECK(parse_pipeline("") == default_pipeline());
-  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks") ==
+  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks,-prefetch_weights") ==
         std::vector<std::string>{"fold_batch_norm", "fold_constants", "dce", "layout", "plan_memory"});
   CHECK(parse_pipeline("dce,fuse") == std::vector<std::string>{"dce", "fuse"});
   test::require_user_error([] { parse_pipeline("-fusion"); }, {"fusion", "fuse", "graph_pass"});

@@ -12,12 +12,13 @@ using namespace tessel::test;
 
 namespace {
 
-// The printed prefetch statements of a lowered function, in order.
-std::vector<std::string> prefetches(const LoweredFunc& f) {
+// The printed prefetch statements (calls of `intrinsic`) of a lowered function, in order.
+std::vector<std::string> prefetches(const LoweredFunc& f, const std::string& intrinsic = "prefetch") {
   std::vector<std::string> found;
-  std::string text = to_string(f);
-  for (size_t at = text.find("prefetch(&"); at != std::string::npos; at = text.find("prefetch(&", at + 1))
-    found.push_back(text.substr(at, text.find('\n', at) - at));
+  std::string text = to_string(f), call = intrinsic + "(&";
+  for (size_t at = text.find(call); at != std::string::npos; at = text.find(call, at + 1))
+    if (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1])) && text[at - 1] != '_')
+      found.push_back(text.substr(at, text.find('\n', at) - at));
   return found;
 }
 
@@ -85,4 +86,59 @@ TEST_CASE("prefetch: bad requests name the stage, the tensor and the rule", "[lo
   s[rows].prefetch(b, ko, 1);
   require_user_error([&] { lower(s, {a, b, rows, doubled}, "f"); },
                      {"prefetch of 'B'", "'k.outer'", "does not read it"});
+}
+
+// Stage::prefetch_whole: all of a tensor the stage does not read, an equal share at the top of
+// each iteration of the outermost loop that leaves each share at most max_lines_per_step lines.
+TEST_CASE("prefetch_whole: a tensor the stage does not read, spread over its rows", "[lower][prefetch]") {
+  Tensor a = placeholder({16, 48}, DataType::float32(), "A");
+  Tensor w = placeholder({4, 256}, DataType::float32(), "W");  // 4 KiB: 64 lines
+  IterVar k = reduce_axis(48, "k");
+  Tensor rows = compute({16}, [&](Var i) { return sum(a(i, k), {k}); }, "Rows");
+  Schedule s = create_schedule({rows});
+  s[rows].prefetch_whole(w, 4);  // 16 rows x 4 lines: the row loop, not the k loop inside it
+  LoweredFunc f = check_lowering(s, {a, w}, rows);
+  INFO(to_string(f));
+  CHECK(prefetches(f) == std::vector<std::string>{});
+  CHECK(prefetches(f, "prefetch_l2") == std::vector<std::string>{"prefetch_l2(&W[i*64])", "prefetch_l2(&W[i*64 + 16])",
+                                                                  "prefetch_l2(&W[i*64 + 32])",
+                                                                  "prefetch_l2(&W[i*64 + 48])"});
+  // Steps of 64 lines: all of them once, before the row loop.
+  Schedule once = create_schedule({rows});
+  once[rows].prefetch_whole(w, 64);
+  LoweredFunc g = check_lowering(once, {a, w}, rows);
+  std::vector<std::string> found = prefetches(g, "prefetch_l2");
+  INFO(to_string(g));
+  REQUIRE(found.size() == 64);
+  CHECK(found.front() == "prefetch_l2(&W[0])");
+  CHECK(found.back() == "prefetch_l2(&W[1008])");
+  CHECK(to_string(g).find("prefetch_l2(&W[0])") < to_string(g).find("for (i"));
+}
+
+TEST_CASE("prefetch_whole: a stage computed at another's loop counts the loops around it", "[lower][prefetch]") {
+  Tensor a = placeholder({16, 48}, DataType::float32(), "A");
+  Tensor w = placeholder({1000}, DataType::float32(), "W");  // 63 lines, the last one partly
+  IterVar k = reduce_axis(48, "k");
+  Tensor rows = compute({16}, [&](Var i) { return sum(a(i, k), {k}); }, "Rows");
+  Tensor twice = compute({16}, [&](Var i) { return rows(i) * 2.0f; }, "Twice");
+  Schedule s = create_schedule({twice});
+  auto [outer, inner] = s[twice].split(s[twice].axis(0), 4);
+  s[rows].compute_at(s[twice], outer);  // 4 rows per step of the 4 outer ones
+  s[rows].prefetch_whole(w, 4);         // 16 rows in all, 4 lines each (the last share 3)
+  LoweredFunc f = check_lowering(s, {a, w}, twice);
+  INFO(to_string(f));
+  std::vector<std::string> found = prefetches(f, "prefetch_l2");
+  // 4 rows x 4 lines per outer step; the last share starts at line 59, not 60, to end at line 62
+  CHECK(found == std::vector<std::string>{"prefetch_l2(&W[min(i.outer*16 + i*4, 59)*16])",
+                                          "prefetch_l2(&W[min(i.outer*16 + i*4, 59)*16 + 16])",
+                                          "prefetch_l2(&W[min(i.outer*16 + i*4, 59)*16 + 32])",
+                                          "prefetch_l2(&W[min(i.outer*16 + i*4, 59)*16 + 48])"});
+}
+
+TEST_CASE("prefetch_whole: bad requests name the stage and the tensor", "[lower][prefetch][errors]") {
+  Tensor a = placeholder({16}, DataType::float32(), "A");
+  Tensor w = placeholder({64}, DataType::float32(), "W");
+  Tensor doubled = compute({16}, [&](Var i) { return a(i) * 2.0f; }, "Doubled");
+  Schedule s = create_schedule({doubled});
+  require_user_error([&] { s[doubled].prefetch_whole(w, 0); }, {"prefetch_whole", "'W'", "'Doubled'", "at least 1"});
 }
