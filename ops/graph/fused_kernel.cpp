@@ -122,8 +122,9 @@ Schedule default_schedule_for(const std::string& tag, const Tensor& output, cons
   return Registry<OpSchedule>::instance().create(op_schedule_name(tag, target.device()))->apply(output, target);
 }
 
-// Most lines each step of a whole prefetch fetches: a burst of more than a core can have in flight
-// stalls it (the AVX2 1x1 kernels lost 250 us to bursts of 114 lines per pixel tile).
+// Most lines each step of a whole prefetch fetches: short bursts, so that a core's prefetches do
+// not outnumber the misses it can have in flight (docs/graph.md, "Prefetching a later layer's
+// weights").
 constexpr int64_t kPrefetchLinesPerStep = 16;
 
 }  // namespace

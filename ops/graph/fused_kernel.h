@@ -48,9 +48,9 @@ GroupKernel group_kernel(const graph::Graph& g, const std::vector<graph::NodeId>
 // the key names them, so a group that prefetches shares its kernel with no group that does not.
 void add_prefetched(GroupKernel& kernel, const graph::Graph& g, const std::vector<graph::ValueId>& values);
 
-// Prefetches kernel.prefetched in `s`, a schedule of kernel.output (Stage::prefetch_whole), spread
-// over the output's outer loops: its leading data-parallel loops that are neither unrolled nor
-// vectorized, so that each register tile or row fetches its share.
+// Prefetches kernel.prefetched in `s`, a schedule of kernel.output (Stage::prefetch_whole), in the
+// loops of the last reduction stage (the anchor's accumulator, whose FMAs hide them), in shares
+// of at most 16 lines.
 void schedule_prefetched(const GroupKernel& kernel, Schedule& s);
 
 // The anchor's default schedule for `target` (the output's when there is no anchor; a fused

@@ -129,16 +129,18 @@ class NestBuilder {
     return make_if(substitute(reduce.condition, roots_), provide);
   }
 
-  // The loop's prefetches (Stage::prefetch) run first in each iteration, and the shares of the
-  // whole prefetches (Stage::prefetch_whole) placed at it.
-  // Position -1 is the stage's start, before its outermost loop.
+  // The prefetches (Stage::prefetch) of the loop at leaf `pos` run first in each iteration, with
+  // the shares of the whole prefetches (Stage::prefetch_whole) placed there; position -1 is the
+  // stage's start, before its outermost loop.
   Stmt with_prefetches(int pos, const Stmt& body) const {
     std::vector<Stmt> seq;
     auto found = pos < 0 ? stage_.prefetches.end() : stage_.prefetches.find(leaves_[pos].get());
     if (found != stage_.prefetches.end())
-      for (const Prefetch& p : found->second) seq.push_back(prefetch_ahead(p.tensor, leaves_[pos].var(), p.offset, body));
+      for (const Prefetch& p : found->second)
+        seq.push_back(prefetch_ahead(p.tensor, leaves_[pos].var(), p.offset, body));
     for (const WholePrefetch& p : stage_.whole_prefetches)
-      if (whole_prefetch_level(p) == pos) seq.push_back(prefetch_share(p.tensor, iteration_through(pos), iterations_through(pos)));
+      if (whole_prefetch_level(p) == pos)
+        seq.push_back(prefetch_share(p.tensor, iteration_through(pos), iterations_through(pos)));
     if (seq.empty()) return body;
     seq.push_back(body);
     return make_seq(seq);
@@ -223,9 +225,9 @@ class NestBuilder {
   const PlannedStage& s_;
   const StageNode& stage_;
   const AxisRanges& ranges_;
-  std::vector<EnclosingLoop> enclosing_;
   const AttachFn& attach_;
   const std::vector<IterVar>& leaves_;
+  std::vector<EnclosingLoop> enclosing_;
   int first_reduce_;
   std::unordered_map<const VarNode*, Expr> roots_;
   std::vector<Guard> guards_;
