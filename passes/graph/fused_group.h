@@ -19,9 +19,8 @@ struct FusedGroup {
   // first, each computed per row tile of the block's output instead of over the whole tensor; the
   // anchor is the block's last convolution. Empty for a group of one anchor.
   std::vector<ValueId> tile_values;
-  // Constants of a later, memory-bound group that this group's kernel prefetches into the outer
-  // caches while it computes (passes/graph/prefetch_weights.cpp); they are kernel arguments it
-  // does not read.
+  // The weights of later groups that this group's kernel prefetches into the outer caches while
+  // it computes (passes/graph/prefetch_weights.cpp); they are kernel arguments it does not read.
   std::vector<ValueId> prefetched;
 };
 

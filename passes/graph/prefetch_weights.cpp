@@ -1,17 +1,18 @@
 // Graph pass "prefetch_weights": after "fuse" (and "fuse_blocks"), gives the weights of each
-// memory-bound group to an earlier compute-bound group, whose kernel prefetches them into the outer
-// caches while it computes (FusedGroup::prefetched, Stage::prefetch_whole).
+// group to an earlier group, whose kernel prefetches them into the outer caches while it computes
+// (FusedGroup::prefetched, Stage::prefetch_whole).
 //
-// Why: a layer that uses each weight for few operations (a classifier at batch 1: two flops per
-// 4-byte weight) runs at the speed its weights come from memory, while the convolutions before it
-// run at the FMA peak with the memory bus idle. MobileNet-V2's 5 MB classifier takes about twice
-// as long with its weights in memory as with them in the L3. Fetched during the last convolutions
-// (into L2, from where the L2's evictions keep them in the L3), the classifier finds them close.
+// Why: in a model, each layer's weights come from the L3 or memory (the other layers pushed them
+// out), and a layer that uses each weight for few operations (a classifier at batch 1: two flops
+// per 4-byte weight) runs at the speed they come, while the layers before it run at the FMA peak
+// with the memory bus idle. MobileNet-V2's 5 MB classifier takes about twice as long with its
+// weights in memory as with them in the L3. Fetched during the layer before (into L2, from where
+// the L2's evictions keep them in the L3), they are close when the layer starts.
 //
-// A group streams when its constants add up to at least `min_bytes` and its anchor does fewer
-// than `max_intensity` flops per byte of them; its carrier is the nearest earlier group (at most
-// `window` groups back) that does at least `carrier_flops_per_byte` flops per byte prefetched and
-// itself does not stream. Switched off by name (--passes -prefetch_weights).
+// A group's weights are its largest constant, when it has `min_bytes` or more; its carrier is the
+// nearest earlier group (at most `window` groups back) whose anchor does at least
+// `carrier_flops_per_byte` flops per byte to prefetch, time to hide the fetch behind. Switched off
+// by name (--passes -prefetch_weights).
 //
 // Only for CPU targets with `min_vector_registers` or more (32: AVX-512). Under the AVX2 ceiling
 // the carriers' 1x1 kernels hold every register in their inner loop already, and the prefetches
@@ -47,14 +48,7 @@ double anchor_flops(const Graph& g, const FusedGroup& group) {
   return flops;
 }
 
-int64_t constant_bytes(const Graph& g, const FusedGroup& group) {
-  int64_t bytes = 0;
-  for (ValueId v : group.inputs)
-    if (g.constant_value(v)) bytes += g.value(v).type.numel() * g.value(v).type.dtype.bytes();
-  return bytes;
-}
-
-// The group's weights: its largest constant (not the bias beside them).
+// The group's weights: its largest constant (not the bias beside them); -1 if it has none.
 ValueId largest_constant(const Graph& g, const FusedGroup& group) {
   ValueId largest = -1;
   for (ValueId v : group.inputs)
@@ -64,7 +58,6 @@ ValueId largest_constant(const Graph& g, const FusedGroup& group) {
 
 struct Thresholds {
   int64_t min_bytes;
-  double max_intensity;
   double carrier_flops_per_byte;
   int window;
   int min_vector_registers;
@@ -82,29 +75,23 @@ class PrefetchWeights : public GraphPass {
              " vector registers, fewer than min_vector_registers=" + std::to_string(t_.min_vector_registers);
     std::vector<FusedGroup>& groups = *opt.groups;
     std::vector<double> flops;
-    std::vector<int64_t> bytes;
-    for (const FusedGroup& group : groups) {
-      flops.push_back(anchor_flops(opt.graph, group));
-      bytes.push_back(constant_bytes(opt.graph, group));
-    }
-    auto streams = [&](size_t i) {
-      return bytes[i] >= t_.min_bytes && flops[i] > 0 && flops[i] < t_.max_intensity * static_cast<double>(bytes[i]);
-    };
+    for (const FusedGroup& group : groups) flops.push_back(anchor_flops(opt.graph, group));
     int moved = 0;
     int64_t moved_bytes = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
-      if (!streams(i)) continue;
+      ValueId weights = largest_constant(opt.graph, groups[i]);
+      int64_t bytes = weights < 0 ? 0 : opt.graph.value(weights).type.numel() * opt.graph.value(weights).type.dtype.bytes();
+      if (bytes < t_.min_bytes) continue;
       for (size_t back = 1; back <= static_cast<size_t>(t_.window) && back <= i; ++back) {
         size_t carrier = i - back;
-        if (streams(carrier) || flops[carrier] < t_.carrier_flops_per_byte * static_cast<double>(bytes[i])) continue;
-        groups[carrier].prefetched.push_back(largest_constant(opt.graph, groups[i]));
+        if (flops[carrier] < t_.carrier_flops_per_byte * static_cast<double>(bytes)) continue;
+        groups[carrier].prefetched.push_back(weights);
         ++moved;
-        const TensorType& weights = opt.graph.value(groups[carrier].prefetched.back()).type;
-        moved_bytes += weights.numel() * weights.dtype.bytes();
+        moved_bytes += bytes;
         break;
       }
     }
-    return "the weights of " + std::to_string(moved) + " memory-bound groups (" + std::to_string(moved_bytes) +
+    return "the weights of " + std::to_string(moved) + " groups (" + std::to_string(moved_bytes) +
            " bytes) prefetched by earlier groups";
   }
 
@@ -113,11 +100,9 @@ class PrefetchWeights : public GraphPass {
 };
 
 const std::vector<ParamSpec> kParams = {
-    {"min_bytes", ParamType::Int, 512 << 10, "a group streams when its constants add up to at least this many bytes",
+    {"min_bytes", ParamType::Int, 128 << 10, "prefetch a group's weights when they are at least this many bytes",
      Allowed::at_least(1)},
-    {"max_intensity", ParamType::Float, 4.0, "... and its anchor does fewer flops than this per byte of them",
-     Allowed::at_least(0)},
-    {"carrier_flops_per_byte", ParamType::Float, 4.0,
+    {"carrier_flops_per_byte", ParamType::Float, 1.0,
      "a carrier does at least this many flops per byte it prefetches (time to hide the fetch behind)",
      Allowed::at_least(0)},
     {"window", ParamType::Int, 8, "how many groups back the carrier may be", Allowed::at_least(1)},
@@ -128,12 +113,12 @@ const std::vector<ParamSpec> kParams = {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(GraphPass, prefetch_weights,
-                       "weights of memory-bound groups (batch-1 classifiers) prefetched by an earlier compute-bound "
-                       "group's kernel",
+                       "each group's weights prefetched into L2 by the kernel of an earlier group that has the flops to "
+                       "hide the fetch",
                        kParams, [](const PluginParams& p) {
                          return std::make_unique<PrefetchWeights>(
-                             Thresholds{p.get_int("min_bytes"), p.get_float("max_intensity"),
-                                        p.get_float("carrier_flops_per_byte"), static_cast<int>(p.get_int("window")),
+                             Thresholds{p.get_int("min_bytes"), p.get_float("carrier_flops_per_byte"),
+                                        static_cast<int>(p.get_int("window")),
                                         static_cast<int>(p.get_int("min_vector_registers"))});
                        });
 
