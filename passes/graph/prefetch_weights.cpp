@@ -80,7 +80,7 @@ class PrefetchWeights : public GraphPass {
     int64_t moved_bytes = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
       ValueId weights = largest_constant(opt.graph, groups[i]);
-      int64_t bytes = weights < 0 ? 0 : opt.graph.value(weights).type.numel() * opt.graph.value(weights).type.dtype.bytes();
+      int64_t bytes = weights < 0 ? 0 : opt.graph.constant_value(weights)->nbytes();
       if (bytes < t_.min_bytes) continue;
       for (size_t back = 1; back <= static_cast<size_t>(t_.window) && back <= i; ++back) {
         size_t carrier = i - back;

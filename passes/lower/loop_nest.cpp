@@ -53,7 +53,7 @@ class NestBuilder {
         ranges_(ranges),
         attach_(attach),
         leaves_(stage_.leaf_axes),
-        enclosing_(std::move(enclosing)) {
+        enclosing_count_(static_cast<int>(enclosing.size())) {
     auto first = std::find_if(leaves_.begin(), leaves_.end(), [](const IterVar& l) { return l.is_reduce(); });
     first_reduce_ = static_cast<int>(first - leaves_.begin());
     LeafMapping mapping = map_leaves_to_roots(stage_, ranges_);
@@ -62,6 +62,8 @@ class NestBuilder {
     for (const Expr& g : mapping.guards) add_guard(g);
     if (s.parent) add_edge_guards();
     if (window) add_sliding_guard(*window);
+    if (!stage_.whole_prefetches.empty()) spread_ = spread_loops(std::move(enclosing));
+    for (const WholePrefetch& p : stage_.whole_prefetches) whole_.push_back(place(p));
   }
 
   Stmt build() {
@@ -138,58 +140,54 @@ class NestBuilder {
     if (found != stage_.prefetches.end())
       for (const Prefetch& p : found->second)
         seq.push_back(prefetch_ahead(p.tensor, leaves_[pos].var(), p.offset, body));
-    for (const WholePrefetch& p : stage_.whole_prefetches)
-      if (whole_prefetch_level(p) == pos)
-        seq.push_back(prefetch_share(p.tensor, iteration_through(pos), iterations_through(pos)));
+    for (size_t i = 0; i < whole_.size(); ++i)
+      if (whole_[i].pos == pos)
+        seq.push_back(prefetch_share(stage_.whole_prefetches[i].tensor, iteration_through(pos), whole_[i].iterations));
     if (seq.empty()) return body;
     seq.push_back(body);
     return make_seq(seq);
   }
 
-  // The loops a whole prefetch counts iterations over: the enclosing ones, then the stage's
-  // leading serial or parallel leaves with constant extents. Position p (-1: before the first
-  // leaf) is the (enclosing + p + 1)th of them.
-  std::vector<EnclosingLoop> spread_loops() const {
-    std::vector<EnclosingLoop> loops = enclosing_;
+  // The loops whole prefetches count iterations over: the enclosing ones (each must have a
+  // constant extent), then the stage's leading serial or parallel leaves with constant extents.
+  // Leaf position p (-1: before the first leaf) comes after the first enclosing + p + 1 of them.
+  std::vector<EnclosingLoop> spread_loops(std::vector<EnclosingLoop> enclosing) const {
+    for (const EnclosingLoop& loop : enclosing)
+      if (loop.extent <= 0)
+        user_error("prefetch_whole in stage '", s_.op.name(), "': the loop '", loop.leaf.name(),
+                   "' around it has no constant extent; compute the stage at a loop that has one");
     for (const IterVar& leaf : leaves_) {
       const int64_t* extent = as_const_int(ranges_.at(leaf.get()).extent);
       ForKind kind = stage_.for_kind(leaf);
       if (!extent || (kind != ForKind::Serial && kind != ForKind::Parallel)) break;
-      loops.push_back({leaf, *extent});
+      enclosing.push_back({leaf, *extent});
     }
-    return loops;
+    return enclosing;
   }
 
-  // The outermost leaf position (-1: the stage's start) whose iterations leave each share of p's
-  // tensor at most p.max_lines_per_step lines, the deepest one if none does.
-  int whole_prefetch_level(const WholePrefetch& p) const {
-    int64_t lines = cache_lines(p.tensor), iterations = 1;
-    for (const EnclosingLoop& loop : enclosing_) {
-      if (loop.extent <= 0)
-        user_error("prefetch_whole of '", p.tensor.name(), "' in stage '", s_.op.name(), "': the loop '",
-                   loop.leaf.name(), "' around it has no constant extent; compute the stage at a loop that has one");
-      iterations *= loop.extent;
+  // Where a whole prefetch goes: the outermost leaf position (-1: the stage's start) whose
+  // iterations leave each share of p's tensor at most p.max_lines_per_step lines, the deepest one
+  // if none does; and how many iterations share the tensor there.
+  struct WholePlacement {
+    int pos;
+    int64_t iterations;
+  };
+  WholePlacement place(const WholePrefetch& p) const {
+    WholePlacement at{-1, 1};
+    for (int i = 0; i < enclosing_count_; ++i) at.iterations *= spread_[i].extent;
+    int64_t lines = cache_lines(p.tensor);
+    for (size_t i = enclosing_count_; i < spread_.size() && at.iterations * p.max_lines_per_step < lines; ++i) {
+      at.iterations *= spread_[i].extent;
+      at.pos = static_cast<int>(i) - enclosing_count_;
     }
-    std::vector<EnclosingLoop> loops = spread_loops();
-    int level = -1;
-    for (size_t i = enclosing_.size(); i < loops.size() && iterations * p.max_lines_per_step < lines; ++i) {
-      iterations *= loops[i].extent;
-      level = static_cast<int>(i - enclosing_.size());
-    }
-    return level;
+    return at;
   }
 
-  int64_t iterations_through(int pos) const {
-    int64_t count = 1;
-    std::vector<EnclosingLoop> loops = spread_loops();
-    for (size_t i = 0; i < enclosing_.size() + pos + 1; ++i) count *= loops[i].extent;
-    return count;
-  }
+  // The index of the current iteration among those of the spread loops down to leaf `pos`.
   Expr iteration_through(int pos) const {
     Expr index = make_int(0);
-    std::vector<EnclosingLoop> loops = spread_loops();
-    for (size_t i = 0; i < enclosing_.size() + pos + 1; ++i)
-      index = index * make_int(loops[i].extent) + loops[i].leaf.var();
+    for (int i = 0; i < enclosing_count_ + pos + 1; ++i)
+      index = index * make_int(spread_[i].extent) + spread_[i].leaf.var();
     return index;
   }
 
@@ -227,7 +225,9 @@ class NestBuilder {
   const AxisRanges& ranges_;
   const AttachFn& attach_;
   const std::vector<IterVar>& leaves_;
-  std::vector<EnclosingLoop> enclosing_;
+  int enclosing_count_;
+  std::vector<EnclosingLoop> spread_;  // spread_loops(), for stages with whole prefetches
+  std::vector<WholePlacement> whole_;  // one per stage_.whole_prefetches
   int first_reduce_;
   std::unordered_map<const VarNode*, Expr> roots_;
   std::vector<Guard> guards_;

@@ -38,6 +38,9 @@ class ReadCollector : public IRVisitor {
   const OperationNode* op_;
 };
 
+// Elements of `tensor` per cache line (at least 1).
+int64_t line_elements(const Tensor& tensor) { return std::max<int64_t>(1, kCacheLineBytes / tensor.dtype().bytes()); }
+
 // Per dimension, the first index and the constant extent the reads cover.
 struct Region {
   std::vector<Expr> mins;
@@ -96,7 +99,7 @@ Stmt prefetch_lines(const Tensor& tensor, const Region& region, const Run& run, 
   }
   // The last dimension steps by lines; the flat index of a step past its extent is the run's next
   // element, which is what storage flattening computes from these indices.
-  int64_t line = std::max<int64_t>(1, kCacheLineBytes / tensor.dtype().bytes());
+  int64_t line = line_elements(tensor);
   int64_t lines = (run.elements + line - 1) / line, prefetches = lines;
   Var step(tensor.name() + ".prefetch_line");
   indices.back() = simplify(indices.back() + step * make_int(line));
@@ -111,7 +114,7 @@ Stmt prefetch_lines(const Tensor& tensor, const Region& region, const Run& run, 
 // A loop of prefetches over `count` lines of `tensor` from line `first` on, in its flat memory
 // order (the last index steps past its extent as flattening allows).
 Stmt prefetch_run(const Tensor& tensor, const Expr& first, int64_t count, const std::string& intrinsic) {
-  int64_t line = std::max<int64_t>(1, kCacheLineBytes / tensor.dtype().bytes());
+  int64_t line = line_elements(tensor);
   Var step(tensor.name() + ".prefetch_line");
   std::vector<Expr> indices(tensor.ndim(), make_int(0));
   indices.back() = simplify((first + step) * make_int(line));
