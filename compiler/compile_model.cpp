@@ -78,10 +78,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       ops::add_prefetched(k, g, group.prefetched);
       auto [it, added] = by_key.emplace(k.key, kernels.size());
       if (added) choices.push_back(choose_group_schedule(g, group, out, k, target, options.records));
-      if (added && choices.back().kernel) {  // rebuilt for its configuration
-        k = *choices.back().kernel;
-        ops::add_prefetched(k, g, group.prefetched);
-      }
+      if (added && choices.back().kernel) k = *choices.back().kernel;  // rebuilt for its configuration
       const GroupSchedule& choice = choices[it->second];
       nlohmann::json node = {{"kernel", "fused_" + std::to_string(it->second)}, {"ops", nlohmann::json::array()}};
       for (graph::NodeId n : group.nodes) node["ops"].push_back(g.node(n).op);

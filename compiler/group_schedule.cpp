@@ -21,8 +21,8 @@ search::Task anchor_task(const search::WorkloadSpec& w, const Target& target) {
 }
 
 // The group's kernel rebuilt for a GEMM configuration whose panel width its dense anchor was not
-// built with (the panel is the packing stage's layout, which the configuration chooses); none when
-// nothing changes.
+// built with (the panel is the packing stage's layout, which the configuration chooses), with the
+// group's prefetches; none when nothing changes.
 std::optional<ops::GroupKernel> with_configured_panel(const graph::Graph& g, const graph::FusedGroup& group,
                                                       graph::ValueId output, const nlohmann::json& config) {
   const graph::Node& anchor = g.node(group.anchor);
@@ -37,7 +37,9 @@ std::optional<ops::GroupKernel> with_configured_panel(const graph::Graph& g, con
   copy.replace_all_uses(old_value, new_value);
   std::vector<graph::NodeId> nodes = group.nodes;
   std::replace(nodes.begin(), nodes.end(), group.anchor, copy.value(new_value).producer);
-  return ops::group_kernel(copy, nodes, output == old_value ? new_value : output);
+  ops::GroupKernel kernel = ops::group_kernel(copy, nodes, output == old_value ? new_value : output);
+  ops::add_prefetched(kernel, copy, group.prefetched);
+  return kernel;
 }
 
 // Applies `tuned` to the kernel, or says in `choice.reason` why it cannot be.

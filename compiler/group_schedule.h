@@ -40,7 +40,8 @@ struct GroupSchedule {
   bool default_won = false;
   std::optional<Schedule> schedule;  // the tuned schedule, inlining done; none: use the default
   // The kernel the tuned schedule is for, when the configuration changes the computation (a dense
-  // anchor packed with the configuration's panel width); none: the kernel given.
+  // anchor packed with the configuration's panel width), the group's prefetches included; none:
+  // the kernel given.
   std::optional<ops::GroupKernel> kernel;
 
   bool tunable() const { return !workload.empty(); }

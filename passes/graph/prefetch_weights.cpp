@@ -15,9 +15,9 @@
 // by name (--passes -prefetch_weights).
 //
 // Only for CPU targets with `min_vector_registers` or more (32: AVX-512). Under the AVX2 ceiling
-// the carriers' 1x1 kernels hold every register in their inner loop already, and the prefetches
-// (a base pointer and an index live across it) made LLVM spill there: MobileNet-V2's last 1x1
-// layer 205 -> 455-500 us, for 30-84 us the classifier gained.
+// the carriers are pixel-tiled 1x1 kernels; with the prefetches in them they first spilled
+// (LLVM stopped unswitching their last tile's row guards, now partition_loops' job), and since
+// that fix the pass measured no gain there (docs/graph.md, "Prefetching a later layer's weights").
 #include <algorithm>
 
 #include "passes/graph/graph_pass.h"

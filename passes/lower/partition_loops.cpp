@@ -3,9 +3,13 @@
 // c > 0, from it on when c < 0. With constant cuts the loop becomes a prefix, a main part where
 // every such conjunct holds, and a suffix. A cut that depends on outer variables (the row of a
 // fused channel×row loop) instead unswitches the main part: `if (the guard holds over the whole
-// loop) fast copy else original`, so loop extents stay constant. The fast parts get the proven
-// conjuncts replaced by true and the clamps they make redundant removed (padding reads
-// min(max(i, 0), H - 1), which is i where 0 <= i < H).
+// loop) fast copy else original`, so loop extents stay constant. A guard that outer variables
+// decide without the loop's own (a pixel tile's ragged last rows, `f%9*6 < 44`, at every step of
+// the reduction) unswitches the outermost serial loop it is invariant in the same way. Left to
+// LLVM, such a loop was unswitched only while a budget the rest of the function shares allowed: a
+// loop of prefetches beside it left the guards in, and its accumulators in memory, on AVX2. The
+// fast parts get the proven conjuncts replaced by true and the clamps they make redundant removed
+// (padding reads min(max(i, 0), H - 1), which is i where 0 <= i < H).
 #include "passes/lower/partition_loops.h"
 
 #include <optional>
@@ -48,18 +52,25 @@ struct Guard {
   VarBounds inner;
 };
 
+// Whether the partitioner cuts a loop of this kind and range (unrolled and vectorized loops are
+// left whole).
+bool cuttable(ForKind kind, const int64_t* min, const int64_t* extent) {
+  return min && extent && *extent > 0 && (kind == ForKind::Serial || kind == ForKind::Parallel);
+}
+
 // The conjuncts of every guard (if conditions and select conditions) in a loop body, every
-// variable the body binds, and those it binds more than once (a fact about one binding's range
-// would not hold for the other's).
+// variable the body binds, those it binds more than once (a fact about one binding's range would
+// not hold for the other's), and those of loops the partitioner cuts in turn.
 class GuardCollector : public IRVisitor {
  public:
   std::vector<Guard> guards;
-  VarSet bound, rebound;
+  VarSet bound, rebound, cut_loops;
 
  protected:
   void visit_node(const For* op) override {
     bind(op->var);
     const int64_t *min = as_const_int(op->min), *extent = as_const_int(op->extent);
+    if (cuttable(op->kind, min, extent)) cut_loops.insert(var_node(op->var));
     if (!min || !extent) return;  // guards below it cannot be bounded; leave them alone
     inner_[var_node(op->var)] = {*min, *min + *extent - 1};
     IRVisitor::visit_node(op);
@@ -108,16 +119,19 @@ bool varies_with(const Expr& e, const VarSet& vars) {
   return finder.found;
 }
 
-// Where a guard starts (lower) or stops holding for every inner iteration: v >= at, or v < at.
+// Where a guard starts (lower) or stops holding for every inner iteration: v >= at, or v < at; or,
+// for a guard without v, the condition over outer variables under which it always holds.
 struct Cut {
   bool lower;
   Expr at;  // constant unless the guard has terms over outer variables
   LinearForm fact;
+  Expr always;  // defined for a guard invariant in the loop
 };
 
 // The cut of guard g on loop variable v, if g is linear in v. Terms over variables bound outside
-// the loop make the cut an expression; they are accepted only when `symbolic` is.
-std::optional<Cut> cut_of(const Guard& g, const Var& v, const GuardCollector& body, bool symbolic) {
+// the loop make the cut an expression; they are accepted only when `symbolic` is, and a guard that
+// only they decide (v's coefficient 0) only when `invariant` is.
+std::optional<Cut> cut_of(const Guard& g, const Var& v, const GuardCollector& body, bool symbolic, bool invariant) {
   int64_t c = 0;
   LinearForm inner{g.d.type, {}, g.d.constant}, outer{g.d.type, {}, 0};
   VarSet loop_var = {var_node(v)};
@@ -133,9 +147,16 @@ std::optional<Cut> cut_of(const Guard& g, const Var& v, const GuardCollector& bo
   }
   ConstBound r = arith::const_bound(arith::from_linear(inner), g.inner);
   bool bounded = r.has_max() && r.max < (int64_t{1} << 40) && r.max > -(int64_t{1} << 40);
-  if (c == 0 || !bounded || (!outer.is_constant() && !symbolic)) return std::nullopt;
+  if (!bounded || (!outer.is_constant() && !symbolic)) return std::nullopt;
   // The guard holds for every inner iteration when c*v + x < 0.
   Expr x = cast(v.type(), arith::from_linear(outer) + make_int(r.max, g.d.type));
+  // A guard without v, over outer variables and those of inner loops that stay whole (the pixel
+  // rows a tile unrolls): one over an inner loop that is cut is better cut there.
+  if (c == 0) {
+    if (outer.is_constant() || !invariant || varies_with(arith::from_linear(inner), body.cut_loops))
+      return std::nullopt;
+    return Cut{false, Expr(), g.d, simplify(x < make_int(0, v.type()))};
+  }
   if (c > 0) return Cut{false, simplify((Expr(-1) - x) / make_int(c, v.type()) + 1), g.d};
   return Cut{true, simplify(x / make_int(-c, v.type()) + 1), g.d};
 }
@@ -200,6 +221,11 @@ struct Partition {
 
 // Adds a cut to `part`; a constant cut that would leave no main part is ignored.
 void add_cut(Partition& part, const Cut& cut, const Expr& begin, const Expr& end) {
+  if (cut.always.defined()) {
+    part.switch_cond = part.switch_cond.defined() ? (part.switch_cond && cut.always) : cut.always;
+    part.switched_facts.push_back(cut.fact);
+    return;
+  }
   if (const int64_t* at = as_const_int(cut.at)) {
     int64_t lo = cut.lower ? std::max(part.lo, *at) : part.lo, hi = cut.lower ? part.hi : std::min(part.hi, *at);
     if (lo >= hi) return;
@@ -216,8 +242,7 @@ class Partitioner : public IRMutator {
  protected:
   Stmt mutate_node(const For* op, const Stmt& self) override {
     const int64_t *min = as_const_int(op->min), *extent = as_const_int(op->extent);
-    bool partitionable = min && extent && *extent > 0 && (op->kind == ForKind::Serial || op->kind == ForKind::Parallel);
-    if (!partitionable) return IRMutator::mutate_node(op, self);
+    if (!cuttable(op->kind, min, extent)) return IRMutator::mutate_node(op, self);
     Partition part = partition(*op, *min, *min + *extent);
     if (part.facts.empty() && part.switched_facts.empty()) return IRMutator::mutate_node(op, self);
     bool switching = part.switch_cond.defined();
@@ -232,14 +257,28 @@ class Partitioner : public IRMutator {
   static constexpr int kMaxNestedSwitches = 2;
 
   // Cuts over outer variables are taken only on serial loops, where a branch per entry is cheap.
+  // Invariant guards switch a loop only outside any other branch, so that the outermost loop they
+  // are invariant in takes them and the guarded copy does not branch on them again further in; and
+  // only a loop without cuts of its own, whose fast part they would otherwise hide behind a
+  // condition that may rarely hold (a window's rows in a border column, whose guards the column
+  // loop's cut leaves there).
   Partition partition(const For& loop, int64_t begin, int64_t end) const {
     GuardCollector collector;
     collector.visit(loop.body);
     Partition part{begin, end, {}, Expr(), {}};
     Expr first = make_int(begin, loop.var.type()), last = make_int(end, loop.var.type());
     bool symbolic = loop.kind == ForKind::Serial && switches_ < kMaxNestedSwitches;
-    for (const Guard& g : collector.guards)
-      if (auto cut = cut_of(g, loop.var, collector, symbolic)) add_cut(part, *cut, first, last);
+    bool invariant = symbolic && switches_ == 0;
+    std::vector<Cut> invariant_cuts;
+    for (const Guard& g : collector.guards) {
+      auto cut = cut_of(g, loop.var, collector, symbolic, invariant);
+      if (cut && cut->always.defined())
+        invariant_cuts.push_back(*cut);
+      else if (cut)
+        add_cut(part, *cut, first, last);
+    }
+    if (part.facts.empty() && part.switched_facts.empty())
+      for (const Cut& cut : invariant_cuts) add_cut(part, cut, first, last);
     return part;
   }
 

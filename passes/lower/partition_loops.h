@@ -11,7 +11,10 @@
 // inside, or, on serial loops, be bound outside: the guard then decides a branch around the main
 // part instead (see partition_loops.cpp). Vectorized and unrolled loops are not partitioned; a
 // parallel loop is not cut into pieces (the border ones would run on one thread) but keeps all its
-// iterations, each branching to the guard-free main body or the guarded one.
+// iterations, each branching to the guard-free main body or the guarded one. A guard that only
+// outer variables (and loops inside that stay whole) decide, such as a pixel tile's ragged last
+// rows around a reduction, branches around the outermost serial loop it is invariant in to a
+// guard-free copy, instead of being left to LLVM's unswitching.
 #pragma once
 #include "ir/stmt.h"
 

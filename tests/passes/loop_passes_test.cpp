@@ -113,6 +113,36 @@ TEST_CASE("partition_loops: the guard of a ragged edge leaves the main iteration
   CHECK(text(vectorized).find("ramp(jo*16, 1, 16)") != std::string::npos);
 }
 
+TEST_CASE("partition_loops: a guard of outer variables switches the outermost loop it is invariant in", "[lower]") {
+  // A pixel tile's ragged last rows: tile f % 6 of 3 unrolled rows k, 16 rows in all, guarded
+  // inside a reduction loop r that the guard does not depend on. The whole r loop gets a guard-free
+  // copy for full tiles (f % 6 * 3 + 2 < 16), rather than leaving LLVM to unswitch it.
+  Program p;
+  Var f("f"), r("r"), k("k");
+  Expr at = f * 3 + k;
+  Stmt store = make_store(p.out, at, load(p.out, at) + load(p.in, at));
+  auto tiles = [&](ForKind rows) {
+    return make_for(f, 0, 24, ForKind::Parallel,
+                    make_for(r, 0, 4, ForKind::Serial, make_for(k, 0, 3, rows, make_if(f % 6 * 3 + k < 16, store))));
+  };
+  Stmt guarded = tiles(ForKind::Unrolled);
+  Stmt partitioned = simplify(partition_loops(guarded));
+  p.check_same(guarded, partitioned);
+  INFO(partitioned);
+  REQUIRE(partitioned.as<For>());
+  auto* full = partitioned.as<For>()->body.as<IfThenElse>();
+  REQUIRE(full);
+  CHECK(text(full->then_case).find("for (r, 0, 4)") != std::string::npos);
+  CHECK(text(full->then_case).find("if (") == std::string::npos);
+  CHECK(text(full->else_case).find("if (") != std::string::npos);
+  // Rows in a serial loop of their own: that loop is cut (at a row that depends on f), not r's.
+  Stmt rows_loop = simplify(partition_loops(tiles(ForKind::Serial)));
+  p.check_same(tiles(ForKind::Serial), rows_loop);
+  INFO(rows_loop);
+  REQUIRE(rows_loop.as<For>());
+  CHECK(rows_loop.as<For>()->body.as<For>());
+}
+
 TEST_CASE("unroll and nested parallel loops", "[lower]") {
   Program p;
   Var i("i"), j("j");
