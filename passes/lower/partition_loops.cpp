@@ -219,13 +219,15 @@ struct Partition {
   std::vector<LinearForm> switched_facts;
 };
 
+// Puts the loop behind `cond` (over outer variables), under which `fact` holds in all of it.
+void add_switch(Partition& part, const Expr& cond, const LinearForm& fact) {
+  part.switch_cond = part.switch_cond.defined() ? (part.switch_cond && cond) : cond;
+  part.switched_facts.push_back(fact);
+}
+
 // Adds a cut to `part`; a constant cut that would leave no main part is ignored.
 void add_cut(Partition& part, const Cut& cut, const Expr& begin, const Expr& end) {
-  if (cut.always.defined()) {
-    part.switch_cond = part.switch_cond.defined() ? (part.switch_cond && cut.always) : cut.always;
-    part.switched_facts.push_back(cut.fact);
-    return;
-  }
+  if (cut.always.defined()) return add_switch(part, cut.always, cut.fact);
   if (const int64_t* at = as_const_int(cut.at)) {
     int64_t lo = cut.lower ? std::max(part.lo, *at) : part.lo, hi = cut.lower ? part.hi : std::min(part.hi, *at);
     if (lo >= hi) return;
@@ -233,9 +235,7 @@ void add_cut(Partition& part, const Cut& cut, const Expr& begin, const Expr& end
     part.facts.push_back(cut.fact);
     return;
   }
-  Expr whole = cut.lower ? cut.at <= begin : end <= cut.at;
-  part.switch_cond = part.switch_cond.defined() ? (part.switch_cond && whole) : whole;
-  part.switched_facts.push_back(cut.fact);
+  add_switch(part, cut.lower ? cut.at <= begin : end <= cut.at, cut.fact);
 }
 
 class Partitioner : public IRMutator {
@@ -271,10 +271,11 @@ class Partitioner : public IRMutator {
     bool invariant = symbolic && switches_ == 0;
     std::vector<Cut> invariant_cuts;
     for (const Guard& g : collector.guards) {
-      auto cut = cut_of(g, loop.var, collector, symbolic, invariant);
-      if (cut && cut->always.defined())
+      std::optional<Cut> cut = cut_of(g, loop.var, collector, symbolic, invariant);
+      if (!cut) continue;
+      if (cut->always.defined())
         invariant_cuts.push_back(*cut);
-      else if (cut)
+      else
         add_cut(part, *cut, first, last);
     }
     if (part.facts.empty() && part.switched_facts.empty())
