@@ -47,7 +47,17 @@ inline bool partial_register_tiles(const CpuDescription& cpu) { return cpu.vecto
 // The divisor was preferred while LLVM partially unrolled the loop around the tile for some CPU
 // models (znver3), whose interleaved copies spilled; LLVM's partial unrolling is now the same for
 // every CPU model (backends/llvm_cpu/cpu_target.cpp), and 6-column tiles compile without spills.
-int64_t register_tile_size(int64_t extent, int64_t limit, const CpuDescription& cpu);
+// Where the balanced tiles' last one is shorter than `latency_tile` (the fewest columns whose
+// accumulators hide the FMA latency; a shorter tile waits on it, as long as a tile of
+// `latency_tile` takes) and tiles one column smaller, still at least `latency_tile`, leave a last
+// tile that waits less, those: 49 pixels -> 5 × 9 + 4 rather than 6 × 8 + 1, whose 1-column tile
+// takes two thirds of a full one's time for a sixth of its work.
+int64_t register_tile_size(int64_t extent, int64_t limit, int64_t latency_tile, const CpuDescription& cpu);
+
+// The fewest columns of `column_vectors` accumulators each that hide the FMA latency on `cpu`.
+inline int64_t latency_columns(int64_t column_vectors, const CpuDescription& cpu) {
+  return (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
+}
 
 // Whether an FMA can take its broadcast operand from memory (AVX-512's embedded broadcast). Where it
 // cannot (AVX2), every broadcast element is a load of its own beside the FMAs' loads.

@@ -103,22 +103,25 @@ TEST_CASE("a depthwise tile over a block of two vectors takes one at a time wher
 TEST_CASE("window tiles divide the output width unless, with 16 registers, the divisor leaves a quarter of the columns",
           "[ops][tiles]") {
   Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
-  // (OW, limit) -> AVX2 columns: a divisor of OW of at least three quarters of the limit, else the
-  // fewest tiles of at most `limit`, balanced; AVX-512: a divisor.
-  for (auto [ow, limit, avx2_columns, avx512_columns] : std::vector<std::array<int64_t, 4>>{
-           {7, 6, 4, 1},     // 4 + 3: no divisor up to 6 but 1
-           {14, 6, 5, 2},    // 5 + 5 + 4
-           {28, 6, 6, 4},    // 6 × 4 + 4: the divisor 4 would leave 4 of 12 accumulators unused
-           {56, 6, 6, 4},    // 6 × 9 + 2
-           {112, 6, 6, 4},   // 6 × 18 + 4
-           {12, 6, 6, 6},    // the limit divides
-           {10, 6, 5, 5},    // a divisor of three quarters of the limit
-           {56, 13, 12, 8},  // 12 × 4 + 8
-           {28, 13, 10, 7},  // 10 + 10 + 8
-           {14, 13, 7, 7}}) {
-    INFO("OW " << ow << ", at most " << limit << " columns");
-    CHECK(register_tile_size(ow, limit, avx2.cpu()) == avx2_columns);
-    CHECK(register_tile_size(ow, limit, avx512.cpu()) == avx512_columns);
+  // (OW, limit, latency tile) -> AVX2 columns: a divisor of OW of at least three quarters of the
+  // limit, else the fewest tiles of at most `limit`, balanced, or one column fewer where that
+  // leaves a last tile nearer the latency tile; AVX-512: a divisor.
+  for (auto [ow, limit, latency, avx2_columns, avx512_columns] : std::vector<std::array<int64_t, 5>>{
+           {7, 6, 4, 4, 1},     // 4 + 3: no divisor up to 6 but 1; 3 + 3 + 1 would be shorter than the latency tile
+           {14, 6, 4, 5, 2},    // 5 + 5 + 4
+           {28, 6, 4, 6, 4},    // 6 × 4 + 4: the divisor 4 would leave 4 of 12 accumulators unused
+           {56, 6, 4, 6, 4},    // 6 × 9 + 2: 5 × 11 + 1 would wait longer on its last tile
+           {112, 6, 4, 6, 4},   // 6 × 18 + 4
+           {49, 6, 4, 5, 1},    // 5 × 9 + 4, not 6 × 8 + 1 (a 7 × 7 layer's pixels)
+           {49, 6, 6, 6, 1},    // the same where tiles of 5 would not hide the latency
+           {12, 6, 4, 6, 6},    // the limit divides
+           {10, 6, 4, 5, 5},    // a divisor of three quarters of the limit
+           {56, 13, 8, 12, 8},  // 12 × 4 + 8
+           {28, 13, 8, 10, 7},  // 10 + 10 + 8
+           {14, 13, 8, 7, 7}}) {
+    INFO("OW " << ow << ", at most " << limit << " columns, " << latency << " hide the latency");
+    CHECK(register_tile_size(ow, limit, latency, avx2.cpu()) == avx2_columns);
+    CHECK(register_tile_size(ow, limit, latency, avx512.cpu()) == avx512_columns);
   }
 }
 

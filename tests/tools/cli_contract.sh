@@ -332,17 +332,21 @@ rm -rf "$work"
 # with a final selection; re-running with the same budget measures no new trial; compile --records
 # then runs a record in every convolution group (the layout pass blocks them as the templates do)
 # and says why where it cannot (a dense layer whose weights were packed at compile time in another
-# panel width than the record's), and --require-tuned refuses a group without one.
+# panel width than the record's), and --require-tuned refuses a group without one. With 8-lane
+# vectors (AVX2) the 18-wide dense layer is packed in panels of 32, which the GEMM template does not
+# offer: tune-model leaves it out with a note (docs/graph.md), and its 4 tasks share the 5 trials.
 work=$(mktemp -d)
 tune_model=(tune-model "$models/dqn.onnx" --db "$work/dqn.db" --trials 5 --round 1 --repeats 1
             --scheduler round_robin --select 1 --json)
-if "$tessel" "${tune_model[@]}" > "$work/first.txt" 2>/dev/null && "$tessel" "${tune_model[@]}" 2>/dev/null |
-   tail -n 1 | $py -c '
+if "$tessel" "${tune_model[@]}" > "$work/first.txt" 2> "$work/first.err" &&
+   "$tessel" "${tune_model[@]}" 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
 first = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 again = json.loads(sys.stdin.read())
-assert first["trials"] == 5 and len(first["tasks"]) == 5, first
-assert all(t["trials"] == 1 for t in first["tasks"]), first
+left_out = [l for l in open(sys.argv[2]).read().splitlines() if l.startswith("note: ") and "is not tuned" in l]
+assert all("gemm:1,18,512 is not tuned" in l and "panels of 32" in l for l in left_out), left_out
+assert first["trials"] == 5 and len(first["tasks"]) == 5 - len(left_out), (first, left_out)
+assert sorted(t["trials"] for t in first["tasks"]) == [1] * (4 - len(left_out)) + [1 + len(left_out)], first
 assert any(t["workload"].startswith("winograd:") for t in first["tasks"]), first
 assert all(t["chosen_origin"] in ("search", "default") and t["chosen_us"] > 0 for t in first["tasks"]), first
 searched = lambda run: [(t["workload"], t["trials"], t["best_us"]) for t in run["tasks"]]
@@ -353,7 +357,7 @@ assert len(model) == 6 and " here" not in model[0], model
 for i, line in enumerate(model[1:], 1):
     assert (" for %d trial%s here" % (i, "" if i == 1 else "s")) in line, line
     assert ("left at that pace" in line) == (i < 5), line
-' "$work/first.txt"; then pass; else fail "tune-model of the DQN does not spend and resume its budget"; fi
+' "$work/first.txt" "$work/first.err"; then pass; else fail "tune-model of the DQN does not spend and resume its budget"; fi
 if "$tessel" compile "$models/dqn.onnx" -o "$work/dqn" --records "$work/dqn.db" --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
 groups = json.loads(sys.stdin.read())["groups"]
@@ -363,8 +367,10 @@ for g in tunable:
     if g["tuning"]["status"] == "tuned":
         won = ", whose selection chose the default: the default runs" if g["tuning"].get("default_won") else ""
         assert g["schedule"] == "tuned (record " + g["tuning"]["record"] + won + ")", g
-    else:  # weights packed at compile time in panels of another width than the record chose
-        assert g["ops"][0] == "dense_packed" and "panel width" in g["tuning"]["reason"], g
+    else:  # weights packed at compile time in panels of another width than the record chose, or
+           # than the template offers (no record: tune-model left the workload out)
+        assert g["ops"][0] == "dense_packed", g
+        assert "panel width" in g["tuning"]["reason"] or g["tuning"]["workload"] == "gemm:1,18,512", g
 assert all(g["tuning"]["status"] == "tuned" for g in tunable if g["ops"][0].startswith("conv2d")), groups
 ' && "$tessel" run "$work/dqn" --input "$models/dqn.input.npy" --output "$work/y.npy" > /dev/null && $py -c '
 import numpy as np, sys
