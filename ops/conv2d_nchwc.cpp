@@ -115,11 +115,11 @@ int64_t default_tile_columns(const Tensor& output, int64_t channel_blocks, const
   int64_t block_vectors = float_vectors(cpu, block);
   if (channel_blocks > 1 && fma_broadcast_operands(cpu)) {  // partial-vector blocks: the budget shared
     int64_t accumulators = accumulator_budget(cpu, channel_blocks * block_vectors, kWindowAccumulatorCap);
-    return register_tile_size(ow, accumulators / channel_blocks, latency_columns(channel_blocks * block_vectors, cpu),
-                              cpu);
+    int64_t latency = latency_columns(channel_blocks * block_vectors * float_lanes(cpu), cpu);
+    return register_tile_size(ow, accumulators / channel_blocks, latency, cpu);
   }
   if (channel_blocks > 1) {
-    int64_t latency = latency_columns(channel_blocks * block_vectors, cpu);
+    int64_t latency = latency_columns(channel_blocks * block_vectors * float_lanes(cpu), cpu);
     return register_tile_size(ow, latency, latency, cpu);
   }
   int64_t cap = narrow_pointwise(output, cpu) ? kNarrowPointwiseAccumulatorCap : kWindowAccumulatorCap;
@@ -143,10 +143,10 @@ int64_t default_tile_rows(const Tensor& output, int64_t columns, int64_t channel
 }  // namespace
 
 int64_t conv2d_row_tile_columns(int64_t width, int64_t out_block, int64_t cap, const CpuDescription& cpu) {
-  int64_t lanes = float_lanes(cpu), column_floats = std::max(out_block, lanes);
+  int64_t lanes = float_lanes(cpu);
   int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), cap);
-  int64_t latency = (cpu.min_accumulators() * lanes + column_floats - 1) / column_floats;
-  return register_tile_size(width, accumulators * lanes / column_floats, latency, cpu);
+  return register_tile_size(width, accumulators * lanes / std::max(out_block, lanes), latency_columns(out_block, cpu),
+                            cpu);
 }
 
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {

@@ -235,7 +235,7 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
   WinogradConfig config;
   int64_t accumulators = accumulator_budget(cpu, vectors, gemm_accumulator_cap(cpu));
   int64_t limit = std::max<int64_t>(1, accumulators / vectors);
-  config.rows = register_tile_size(tiles, limit, latency_columns(vectors, cpu), cpu);
+  config.rows = register_tile_size(tiles, limit, latency_columns(vectors * float_lanes(cpu), cpu), cpu);
   config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
   config.chunk_tile_rows = winograd_chunk_tile_rows(output, cpu);
   return config;

@@ -7,6 +7,7 @@
 //   int64_t lanes = float_lanes(target.cpu());                        // 8 on AVX2
 //   int64_t acc = accumulator_budget(target.cpu(), 2, gemm_cap(cpu));  // 13 on AVX2: 16 - 2 - 1
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "target/cpu.h"
@@ -54,9 +55,11 @@ inline bool partial_register_tiles(const CpuDescription& cpu) { return cpu.vecto
 // takes two thirds of a full one's time for a sixth of its work.
 int64_t register_tile_size(int64_t extent, int64_t limit, int64_t latency_tile, const CpuDescription& cpu);
 
-// The fewest columns of `column_vectors` accumulators each that hide the FMA latency on `cpu`.
-inline int64_t latency_columns(int64_t column_vectors, const CpuDescription& cpu) {
-  return (cpu.min_accumulators() + column_vectors - 1) / column_vectors;
+// The fewest columns of `column_floats` accumulated floats each that hide the FMA latency on
+// `cpu`, counted in floats as accumulator budgets are (a column narrower than a vector takes one).
+inline int64_t latency_columns(int64_t column_floats, const CpuDescription& cpu) {
+  int64_t floats = std::max(column_floats, float_lanes(cpu));
+  return (cpu.min_accumulators() * float_lanes(cpu) + floats - 1) / floats;
 }
 
 // Whether an FMA can take its broadcast operand from memory (AVX-512's embedded broadcast). Where it
