@@ -55,6 +55,13 @@ nlohmann::json port(const graph::Graph& g, const graph::MemoryPlan& plan, ValueI
              "`tessel tune --workload ", choice.workload, " --db DB`");
 }
 
+int64_t constant_bytes(const graph::Graph& g, const std::vector<ValueId>& values) {
+  int64_t bytes = 0;
+  for (ValueId v : values)
+    if (const NDArray* c = g.constant_value(v)) bytes += int64_t(c->nbytes());
+  return bytes;
+}
+
 }  // namespace
 
 CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target, const CompileOptions& options) {
@@ -88,6 +95,9 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       // The anchor's nominal operations (a Winograd convolution counts the direct one's), so a
       // profile can print each kernel's rate against the machine's peak (tessel bench peak).
       if (choice.flops > 0) node["flops"] = choice.flops;
+      // Its weights (not those a carrier prefetches for a later call), so that a profile can say
+      // what reading them from memory takes (tessel bench bandwidth).
+      if (int64_t bytes = constant_bytes(g, k.inputs)) node["param_bytes"] = bytes;
       for (ValueId v : k.prefetched) node["prefetches"].push_back(g.value(v).name);
       std::vector<ValueId> args = k.inputs;
       args.insert(args.end(), k.prefetched.begin(), k.prefetched.end());

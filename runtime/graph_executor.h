@@ -9,8 +9,9 @@
 //    "outputs": [{"name": "output", "dtype": "float32", "shape": [1, 1000], "storage": 1}],
 //    "nodes":   [{"kernel": "fused_0", "ops": ["conv2d", "bias_add", "relu"], "schedule": "default (conv2d_nchw)",
 //                 "args": [{"storage": 0}, {"param": "w"}, {"param": "b"}, {"storage": 2}]}, ...]}
-// A node may also carry "tuning" (which record its schedule came from) and "flops" (its anchor's
-// nominal operations, for profiles); the executor reads neither.
+// A node may also carry "tuning" (which record its schedule came from), "flops" (its anchor's
+// nominal operations) and "param_bytes" (the bytes of the params it reads), for profiles; the
+// executor reads none of them.
 // Kernels run on the runtime's thread pool (runtime/thread_pool.h), shared by all of them.
 //
 //   GraphExecutor exec = GraphExecutor::load("out/");

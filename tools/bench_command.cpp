@@ -9,6 +9,7 @@
 #include "benchmarks/bench_environment.h"
 #include "benchmarks/bench_runner.h"
 #include "benchmarks/fma_peak.h"
+#include "benchmarks/memory_bandwidth.h"
 #include "datasets/workloads.h"
 #include "support/error.h"
 #include "support/timing.h"
@@ -190,6 +191,29 @@ void add_peak(CLI::App* bench) {
   });
 }
 
+// `bench bandwidth`: no vendor side either.
+void add_bandwidth(CLI::App* bench) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench->add_subcommand("bandwidth", "the measured read bandwidth from memory (GB/s) on the target's threads");
+  cmd->add_flag("--json", args->json, "print one JSON object instead of a line");
+  add_number_option(cmd, "--threads", args->threads, "threads reading", limits::threads());
+  add_number_option(cmd, "--repeats", args->repeats, "timed samples", limits::repeats());
+  add_target_option(cmd, args->target);
+  cmd->callback([args] {
+    BandwidthResult b = measure_read_bandwidth(resolve_target(args->target, args->threads), args->repeats);
+    TESSEL_CHECK(b.checked, "bench bandwidth: the threads did not read what the buffer holds; the bandwidth is void");
+    if (args->json) {
+      nlohmann::ordered_json j = {{"op", "bandwidth"}, {"threads", b.threads},     {"gbs", b.gbs()},
+                                  {"bytes", b.bytes},  {"spread_pct", b.time.spread_pct}, {"repeats", b.time.repeats}};
+      std::cout << j.dump() << std::endl;
+      return;
+    }
+    std::printf("memory read bandwidth: %d threads: %.1f GB/s (a %.0f MB buffer streamed once a sample; median of %d "
+                "samples, spread %.0f%%)\n",
+                b.threads, b.gbs(), b.bytes / 1e6, b.time.repeats, b.time.spread_pct);
+  });
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app, int argc, char** argv) {
@@ -204,6 +228,7 @@ void add_bench_command(CLI::App& app, int argc, char** argv) {
                                                  "D1..D9", "N,C,H,W,K,S,P", find_depthwise_workloads,
                                                  parse_depthwise_shape, run_depthwise_case});
   add_peak(bench);
+  add_bandwidth(bench);
 }
 
 }  // namespace tessel::tools

@@ -4,8 +4,9 @@
 // ISA) against libtorch running the model's TorchScript
 // file, on the same input in one process, samples alternating between the two; median and spread
 // of each, the speedup, and the largest differences of the outputs. --profile adds the time of each
-// kernel call (its GFLOP/s where its anchor has a workload), and per schedule; with --json, the
-// calls are the result's "profile" too. The measurement (tools/model_bench.h) is also a model experiment's.
+// kernel call (its GFLOP/s where its anchor has a workload, and what reading its weights from
+// memory takes), per schedule, and above each kernel's roofline; with --json, the calls are the
+// result's "profile" too. The measurement (tools/model_bench.h) is also a model experiment's.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "benchmarks/baselines/torchscript_model.h"
 #include "benchmarks/bench_environment.h"
 #include "benchmarks/fma_peak.h"
+#include "benchmarks/memory_bandwidth.h"
 #include "compiler/compile_model.h"
 #include "frontends/numpy/npy.h"
 #include "frontends/onnx/onnx_importer.h"
@@ -83,11 +85,21 @@ double nominal_flops(const nlohmann::json& graph, bool performed_only = false) {
   return flops;
 }
 
+// The machine's two ceilings for a profile: the FMA peak measured between the samples (GFLOP/s)
+// and the read bandwidth from memory (GB/s, benchmarks/memory_bandwidth.h).
+struct Roofline {
+  double peak_gflops = 0;
+  double bandwidth_gbs = 0;
+};
+
 // Each kernel call's time (median of `runs`), kernel, operators and schedule, and its rate in
 // GFLOP/s where its anchor has a workload (the anchor's nominal operations: graph.json's "flops").
 // A call that performs its nominal operations (all but Winograd's) also gets the time it spends
-// above what they take at `peak_gflops`: where a faster schedule could still gain.
-nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs, double peak_gflops) {
+// above what they take at the FMA peak; a call with weights, what reading them from memory takes
+// (graph.json's "param_bytes" at the bandwidth). The larger of the two is the call's roofline (not
+// Winograd's), and the time above it is where a faster schedule could still gain. The roofline is an estimate, not a
+// bound: weights that a model's other calls left in the L3 read faster than from memory.
+nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs, const Roofline& roof) {
   // The comparison of outputs has just run libtorch: as before each timed sample, let its idle
   // threads fall asleep first. Without the pause, MobileNet-V2's calls on 2 threads summed to
   // 9.6 ms against 4.5 ms for a run, every kernel as slow as on one thread.
@@ -99,9 +111,22 @@ nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, i
     std::string ops;
     for (const auto& op : node["ops"]) ops += (ops.empty() ? "" : "+") + op.get<std::string>();
     nlohmann::json call = {{"kernel", node["kernel"]}, {"ops", ops}, {"schedule", node["schedule"]}, {"us", us[i]}};
+    double roofline_us = 0;
+    bool winograd = runs_winograd(node);  // performs fewer operations than its nominal ones: no roofline
     if (node.contains("flops")) call["gflops"] = node["flops"].get<double>() / us[i] * 1e-3;
-    if (node.contains("flops") && !runs_winograd(node))
-      call["us_above_peak"] = us[i] - node["flops"].get<double>() / peak_gflops * 1e-3;
+    if (node.contains("flops") && !winograd) {
+      roofline_us = node["flops"].get<double>() / roof.peak_gflops * 1e-3;
+      call["us_above_peak"] = us[i] - roofline_us;
+    }
+    if (node.contains("param_bytes")) {
+      call["param_bytes"] = node["param_bytes"];
+      call["us_reading_params"] = node["param_bytes"].get<double>() / roof.bandwidth_gbs * 1e-3;
+      if (!winograd) roofline_us = std::max(roofline_us, call["us_reading_params"].get<double>());
+    }
+    if (roofline_us > 0) {
+      call["us_roofline"] = roofline_us;
+      call["us_above_roofline"] = us[i] - roofline_us;
+    }
     calls.push_back(call);
   }
   return calls;
@@ -122,34 +147,40 @@ std::vector<std::pair<std::string, std::pair<double, int>>> totals_by(const nloh
   return sorted;
 }
 
-// The calls with their share of the time, then the time per schedule, largest first: where a
-// model's time goes, and how far each kernel is from the machine's peak (tessel bench peak); then
-// the time above that peak per kernel, largest first: what a faster schedule could still gain where.
-void print_profile(const nlohmann::json& calls, int runs, double peak_gflops) {
-  double total = 0;
-  for (const auto& c : calls) total += c["us"].get<double>();
+// The calls with their share of the time, their rate against the FMA peak and what reading their
+// weights from memory takes against their time; then the time per schedule, largest first: where a
+// model's time goes; then the time above each kernel's roofline (the larger of the two), largest
+// first: what a faster schedule could still gain where.
+void print_profile(const nlohmann::json& calls, int runs, const Roofline& roof) {
+  double total = 0, at_roofline = 0;
+  for (const auto& c : calls) total += c["us"].get<double>(), at_roofline += c.value("us_roofline", 0.0);
   std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call); GFLOP/s of the anchor's "
-              "nominal operations and their share of the FMA peak (%.1f GFLOP/s)\n",
-              calls.size(), total / 1e3, runs, peak_gflops);
+              "nominal operations and their share of the FMA peak (%.1f GFLOP/s); the time reading the call's "
+              "weights from memory takes (at %.1f GB/s, tessel bench bandwidth) as a share of its own\n",
+              calls.size(), total / 1e3, runs, roof.peak_gflops, roof.bandwidth_gbs);
   for (const auto& c : calls) {
     double us = c["us"];
-    char rate[32] = "", share[32] = "";
+    char rate[32] = "", share[32] = "", memory[32] = "";
     if (c.contains("gflops")) {
       std::snprintf(rate, sizeof rate, "%.1f", c["gflops"].get<double>());
-      std::snprintf(share, sizeof share, "%.0f%%", 100 * c["gflops"].get<double>() / peak_gflops);
+      std::snprintf(share, sizeof share, "%.0f%%", 100 * c["gflops"].get<double>() / roof.peak_gflops);
     }
-    std::printf("  %9.1f us %5.1f%% %7s %5s  %-9s %s  [%s]\n", us, 100 * us / total, rate, share,
+    if (c.contains("us_reading_params"))
+      std::snprintf(memory, sizeof memory, "%.0f%%", 100 * c["us_reading_params"].get<double>() / us);
+    std::printf("  %9.1f us %5.1f%% %7s %5s %5s  %-9s %s  [%s]\n", us, 100 * us / total, rate, share, memory,
                 c["kernel"].get<std::string>().c_str(), c["ops"].get<std::string>().c_str(),
                 c["schedule"].get<std::string>().c_str());
   }
   std::printf("per schedule:\n");
   for (const auto& [schedule, t] : totals_by(calls, "schedule", "us"))
     std::printf("  %9.1f us %5.1f%%  %3d calls  %s\n", t.first, 100 * t.first / total, t.second, schedule.c_str());
-  auto above = totals_by(calls, "kernel", "us_above_peak");
+  auto above = totals_by(calls, "kernel", "us_above_roofline");
   double sum = 0;
-  for (const auto& [kernel, t] : above) sum += t.first;
-  std::printf("above the FMA peak: %.1f us (%.1f%% of the calls' time) in the calls that perform their nominal "
-              "operations; the kernels with most:\n", sum, 100 * sum / total);
+  for (const auto& [kernel, t] : above) sum += std::max(t.first, 0.0);
+  std::printf("above the roofline: the calls with one take %.1f ms at it (the longer of their nominal operations at "
+              "the FMA peak and their weights' read from memory), %.1f us (%.1f%% of all calls' time) more in all; "
+              "the kernels with most:\n",
+              at_roofline / 1e3, sum, 100 * sum / total);
   constexpr size_t kListed = 8;
   for (size_t i = 0; i < std::min(above.size(), kListed); ++i)
     std::printf("  %9.1f us  %3d calls  %s\n", above[i].second.first, above[i].second.second, above[i].first.c_str());
@@ -243,6 +274,14 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
 
 namespace {
 
+// The read bandwidth from memory on the benchmark's threads (median of 5 samples, each a stream
+// of 4x the L3 once).
+double read_bandwidth_gbs(const ModelBenchOptions& o) {
+  BandwidthResult b = measure_read_bandwidth(resolve_target(o.target, o.threads), 5);
+  TESSEL_CHECK(b.checked, "the memory bandwidth: the threads did not read what the buffer holds");
+  return b.gbs();
+}
+
 struct BenchModelArgs {
   ModelBenchOptions options;
   bool json = false, profile = false;
@@ -262,8 +301,8 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
   add_target_option(cmd, o.target);
   cmd->add_flag("--profile", args->profile,
-                "also print the time (and GFLOP/s) of each kernel call and the time of each schedule; with --json, "
-                "also as \"profile\"");
+                "also print the time (and GFLOP/s) of each kernel call, the time of each schedule and the time above "
+                "each kernel's roofline (FMA peak, weights read from memory); with --json, also as \"profile\"");
   cmd->add_flag("--json", args->json, "end with one JSON line");
   cmd->callback([args, argv] {
     // libtorch multiplies matrices with OpenBLAS, whose idle workers otherwise spin for ~0.1 s after
@@ -274,15 +313,17 @@ void add_bench_model_command(CLI::App& app, char** argv) {
     int repeats = args->options.repeats;
     bool profile = args->profile;
     nlohmann::json calls;
+    Roofline roof;
     nlohmann::json r = bench_compiled_model(
         args->options, [&](const nlohmann::json& result, GraphExecutor& exec, const nlohmann::json& graph) {
           print_bench(result, repeats);
           if (!profile) return;
-          double peak = result["peak_gflops"];
-          calls = profile_calls(exec, graph, repeats, peak);
-          print_profile(calls, repeats, peak);
+          roof.peak_gflops = result["peak_gflops"];
+          roof.bandwidth_gbs = read_bandwidth_gbs(args->options);
+          calls = profile_calls(exec, graph, repeats, roof);
+          print_profile(calls, repeats, roof);
         });
-    if (profile) r["profile"] = calls;
+    if (profile) r["profile"] = calls, r["bandwidth_gbs"] = roof.bandwidth_gbs;
     if (args->json) std::cout << r.dump() << "\n";
   });
 }

@@ -340,3 +340,26 @@ TEST_CASE("each kernel call of an anchor with a workload carries its nominal ope
   }
   CHECK(with_flops == 1);
 }
+
+TEST_CASE("each kernel call carries the bytes of the weights it reads", "[graph][tuned]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 8, 14, 12}));
+  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {16, 8, 3, 3}, 1)}, {{"pads", Ints{1, 1, 1, 1}}});
+  ValueId r = g.add_op("relu", {g.add_op("add", {c, constant(g, "b", {1, 16, 1, 1}, 2)})});
+  g.add_output(g.add_op("max_pool2d", {r}, {{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}}));
+  CompiledModel model = compile_model(optimize_graph(g));
+  std::map<std::string, int64_t> param_bytes;
+  for (const NamedArray& p : model.params) param_bytes[p.name] = int64_t(p.array.nbytes());
+  int with_weights = 0;
+  for (const auto& node : model.graph["nodes"]) {
+    INFO(node.dump());
+    int64_t read = 0;
+    for (const auto& arg : node["args"])
+      if (arg.contains("param")) read += param_bytes.at(arg["param"].get<std::string>());
+    CHECK(node.value("param_bytes", int64_t(0)) == read);
+    if (read == 0) continue;
+    ++with_weights;
+    CHECK(read >= int64_t(sizeof(float)) * (16 * 8 * 3 * 3 + 16));  // the kernel (perhaps blocked) and the bias
+  }
+  CHECK(with_weights == 1);
+}

@@ -204,6 +204,14 @@ assert obj["gflops"] > 0 and abs(obj["per_thread_gflops"] * 2 - obj["gflops"]) <
 '; then pass; else fail "bench peak --json breaks its contract"; fi
 grep -q avx512f /proc/cpuinfo ||
   expect_bad_args "peak of a target this machine cannot run" bench peak --target "llvm_cpu -isa=avx512"
+# bench bandwidth: one JSON object, the rate the bytes it streamed took; bad repeats refused.
+if "$tessel" bench bandwidth --threads 2 --repeats 2 --json | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["op"] == "bandwidth" and obj["threads"] == 2 and obj["repeats"] == 2, obj
+assert obj["gbs"] > 0 and obj["bytes"] >= 64 << 20, obj
+'; then pass; else fail "bench bandwidth --json breaks its contract"; fi
+expect_bad_args "bandwidth with no samples" bench bandwidth --repeats 0
 
 # bench --tuned: a tuned configuration of the database replaces the default schedule, still correct.
 tuned_db=$(mktemp -d)/runs.db
@@ -452,6 +460,17 @@ assert all("us_above_peak" not in c for c in calls if "winograd" in c["ops"] or 
 for c in direct:  # the time at the peak is the nominal operations over the peak
     at_peak = c["us"] * c["gflops"] / r["peak_gflops"]
     assert abs(c["us"] - c["us_above_peak"] - at_peak) <= 1e-6 * c["us"], c
-'; then pass; else fail "bench-model --profile --json has no per-call profile or time above the peak"; fi
+# the weights read from memory at the measured bandwidth; the roofline the longer of the two
+assert r["bandwidth_gbs"] > 0, r
+weighted = [c for c in calls if "param_bytes" in c]
+assert convs and all("param_bytes" in c for c in convs), calls
+for c in weighted:
+    assert abs(c["us_reading_params"] - c["param_bytes"] / r["bandwidth_gbs"] * 1e-3) <= 1e-9 * c["us"], c
+for c in calls:
+    roof = 0 if "winograd" in c["ops"] else max(c["us"] - c.get("us_above_peak", c["us"]), c.get("us_reading_params", 0))
+    assert ("us_roofline" in c) == (roof > 0), c
+    if roof > 0:
+        assert abs(c["us_roofline"] - roof) <= 1e-6 * c["us"] and abs(c["us_above_roofline"] - (c["us"] - roof)) <= 1e-6 * c["us"], c
+'; then pass; else fail "bench-model --profile --json has no per-call profile or time above the peak and the roofline"; fi
 
 finish
