@@ -109,7 +109,7 @@ BandwidthResult measure_read_bandwidth(const Target& target, int repeats) {
   result.threads = cpu.threads;
   result.bytes = run.words * 8;
   result.time = measure(std::ref(run), 1, repeats);
-  result.checked = run.summed_right();
+  TESSEL_CHECK(run.summed_right(), "the memory bandwidth: the threads did not read what the buffer holds");
   return result;
 }
 

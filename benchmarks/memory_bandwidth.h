@@ -19,15 +19,15 @@ namespace tessel {
 struct BandwidthResult {
   int threads = 0;
   int64_t bytes = 0;     // read in one sample (the whole buffer, once)
-  TimingStats time;      // per sample
-  bool checked = false;  // the sum the threads read is the one the buffer holds
+  TimingStats time;  // per sample
 
   double gbs() const { return double(bytes) / time.median_us * 1e-3; }
 };
 
 // Read bandwidth from memory in GB/s on the target's threads (target.cpu().threads), over `repeats`
 // samples after one untimed one. The buffer is max(4 x the target's L3, 64 MiB). The target must
-// run on this machine (Target::check_runs_here); UserError if repeats < 1.
+// run on this machine (Target::check_runs_here); UserError if repeats < 1, InternalError if the
+// threads did not read what the buffer holds.
 BandwidthResult measure_read_bandwidth(const Target& target, int repeats);
 
 }  // namespace tessel

