@@ -1,6 +1,8 @@
 // Whole-model compilation and export (compiler/compile_model.h).
 #include "compiler/compile_model.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -62,6 +64,16 @@ int64_t constant_bytes(const graph::Graph& g, const std::vector<ValueId>& values
   return bytes;
 }
 
+// The group's schedule from the records, unless its workload is among those set aside.
+GroupSchedule schedule_of(const graph::Graph& g, const FusedGroup& group, ValueId out, const ops::GroupKernel& k,
+                          const Target& target, const CompileOptions& options) {
+  GroupSchedule choice = choose_group_schedule(g, group, out, k, target, options.records);
+  const auto& aside = options.default_workloads;
+  if (choice.tunable() && std::find(aside.begin(), aside.end(), choice.workload) != aside.end())
+    return set_aside(choice, "its record is set aside (the default's run in the model)");
+  return choice;
+}
+
 }  // namespace
 
 CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& target, const CompileOptions& options) {
@@ -84,7 +96,7 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       ops::GroupKernel k = ops::group_kernel(g, group.nodes, out, group.tile_values);
       ops::add_prefetched(k, g, group.prefetched);
       auto [it, added] = by_key.emplace(k.key, kernels.size());
-      if (added) choices.push_back(choose_group_schedule(g, group, out, k, target, options.records));
+      if (added) choices.push_back(schedule_of(g, group, out, k, target, options));
       if (added && choices.back().kernel) k = *choices.back().kernel;  // rebuilt for its configuration
       const GroupSchedule& choice = choices[it->second];
       nlohmann::json node = {{"kernel", "fused_" + std::to_string(it->second)}, {"ops", nlohmann::json::array()}};

@@ -39,12 +39,18 @@ struct CompiledModel {
 };
 
 struct CompileOptions {
+  CompileOptions(const search::TunedRecords* records = nullptr, bool require_tuned = false)
+      : records(records), require_tuned(require_tuned) {}
+
   // Tuned configurations applied to the groups whose anchor has a workload
   // (compiler/group_schedule.h); null: every group runs its anchor's default schedule.
   const search::TunedRecords* records = nullptr;
   // A group with a workload but no record that applies is a UserError naming the group, the
   // workload and how to tune it.
   bool require_tuned = false;
+  // Group workloads (GroupSchedule::workload) whose groups run their default schedule whatever
+  // the records hold: tune-model's check of a choice in the model (compiler/model_check.h).
+  std::vector<std::string> default_workloads;
 };
 
 // Compiles every fused group of `opt` (one per operator when "fuse" did not run; the memory plan

@@ -148,6 +148,16 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
   return choice;
 }
 
+GroupSchedule set_aside(GroupSchedule choice, const std::string& why) {
+  choice.status = "default";
+  choice.reason = why;
+  choice.record_shape.clear();
+  choice.default_won = false;
+  choice.schedule.reset();
+  choice.kernel.reset();
+  return choice;
+}
+
 search::KernelStages kernel_stages(const ops::GroupKernel& kernel) {
   return {kernel.output, kernel.anchor, kernel.tile_stages};
 }

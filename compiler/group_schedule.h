@@ -57,6 +57,9 @@ GroupSchedule choose_group_schedule(const graph::Graph& g, const graph::FusedGro
                                     const ops::GroupKernel& kernel, const Target& target,
                                     const search::TunedRecords* records);
 
+// `choice` with its record set aside: the group's default schedule, `why` as the reason.
+GroupSchedule set_aside(GroupSchedule choice, const std::string& why);
+
 // The stages of `kernel` a schedule template sees (ScheduleTemplate::kernel_mismatch, schedule_kernel).
 search::KernelStages kernel_stages(const ops::GroupKernel& kernel);
 

@@ -42,8 +42,8 @@ struct Option {
 
 TunedConfig tuned_of(const RunKey& run, const Candidate& c, const nlohmann::json& config, const char* source,
                      std::string origin, const Task& task, const Candidate& recorded) {
-  return {c,          config,     source, std::move(origin), run.workload, run.target, run.target == task.target().key(),
-          recorded};
+  return {c,         config, source, std::move(origin), run.workload, run.target, run.target == task.target().key(),
+          recorded, run};
 }
 
 // The sizes of a workload's shape, for distances between shapes of one operator; empty for an

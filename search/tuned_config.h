@@ -39,6 +39,7 @@ struct TunedConfig {
   std::string record_target;   // the target key it was tuned for, or kUnknownTarget
   bool same_target = true;     // tuned for the task's target
   Candidate record_candidate;  // the point as recorded (its own space's numbering; candidate is the task's)
+  RunKey run;                  // the run it was tuned in
 
   // "tuned#42", "tuned#42:default"; with "@<target>" when tuned for another target
   // ("tuned#42@unknown-target", "tuned#42@llvm_cpu -isa=avx512").

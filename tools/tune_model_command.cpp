@@ -4,13 +4,16 @@
 // a time, the task of each round chosen by a task_scheduler plugin (search/task_tuning.h). One line
 // per round for the task tuned and one for the model; re-running resumes (the budget counts the
 // trials already recorded). Each task ends with tessel tune's final selection (--select, on by
-// default), whose choice `tessel compile model.onnx --records runs.db` then runs.
+// default), and each searched choice is then timed in the compiled model against its default
+// (--model-rounds; compiler/model_check.h); the choices that stay are what `tessel compile
+// model.onnx --records runs.db` then runs.
 #include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <string>
 
+#include "compiler/model_check.h"
 #include "compiler/model_tasks.h"
 #include "frontends/onnx/onnx_importer.h"
 #include "runtime/thread_pool.h"
@@ -30,6 +33,8 @@ struct TuneModelArgs : SearchArgs {
   std::string model, passes, scheduler = "gradient";
   std::vector<std::string> scheduler_params;
   int64_t round = 16;
+  int64_t model_rounds = 30;
+  double model_margin_pct = 1;
   bool json = false;
   bool any_split = false;  // --any-thread-split
 };
@@ -118,9 +123,22 @@ void print_selection(size_t i, const std::vector<search::WeightedTask>& tasks,
   std::cout << std::defaultfloat << "\n";
 }
 
+// One line per choice checked in the model.
+void print_check(const ChoiceCheck& c) {
+  std::cout << "in the model: " << c.workload << " (record " << c.record << "): ";
+  if (c.ratio > 0)
+    std::cout << std::fixed << std::setprecision(3) << c.ratio << " of the model's time with the default (" << c.low
+              << "-" << c.high << " over the rounds; " << c.with_ms << " vs " << c.without_ms << " ms)"
+              << std::defaultfloat;
+  else
+    std::cout << "not measured: " << c.note;
+  std::cout << (c.kept ? ": kept" : ": set aside, the default runs") << "\n";
+}
+
 void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>& tasks,
                 const std::vector<search::TaskProgress>& done,
-                const std::vector<std::vector<search::SelectionRecord>>& selected) {
+                const std::vector<std::vector<search::SelectionRecord>>& selected,
+                const std::vector<ChoiceCheck>& checks) {
   nlohmann::json line = {{"model", a.model}, {"db", a.db}, {"budget", a.trials}, {"scheduler", a.scheduler}};
   int64_t trials = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -134,11 +152,31 @@ void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>&
       line["tasks"].back()["chosen_us"] = c->median_us;
       line["tasks"].back()["chosen_origin"] = c->origin;
     }
+    for (const ChoiceCheck& c : checks)
+      if (c.workload == done[i].name)
+        line["tasks"].back()["model_check"] = {{"ratio", c.ratio}, {"low", c.low},   {"high", c.high},
+                                               {"kept", c.kept},   {"note", c.note}};
   }
   int untuned = 0;
   line["trials"] = trials;
   line["estimated_us"] = estimated_us(done, &untuned);
   std::cout << line.dump() << "\n";
+}
+
+// The selections' searched choices timed in the model (--model-rounds; none with 0).
+std::vector<ChoiceCheck> check_in_model(const TuneModelArgs& a, const graph::OptimizedGraph& opt, const Target& target,
+                                        const std::vector<search::WeightedTask>& tasks, search::RecordsDb& db) {
+  if (a.model_rounds == 0) return {};
+  ModelCheckOptions check;
+  check.run.repeats = a.repeats;
+  check.run.timeout_s = a.timeout_s;
+  check.run.threads = a.threads;
+  check.rounds = static_cast<int>(a.model_rounds);
+  check.margin = a.model_margin_pct / 100;
+  return check_choices_in_model(opt, target, tasks, db, check, [](const ChoiceCheck& c) {
+    print_check(c);
+    std::cout.flush();
+  });
 }
 
 void tune_model(const TuneModelArgs& a) {
@@ -183,9 +221,10 @@ void tune_model(const TuneModelArgs& a) {
         print_selection(i, tasks, c);
         std::cout.flush();
       });
+  std::vector<ChoiceCheck> checks = check_in_model(a, opt, target, tasks, db);
   std::cout << "compile with the results: tessel compile " << a.model << " -o OUT --records " << a.db
             << (a.passes.empty() ? "" : " --passes " + a.passes) << "\n";
-  if (a.json) print_json(a, tasks, done, selected);
+  if (a.json) print_json(a, tasks, done, selected, checks);
 }
 
 }  // namespace
@@ -203,6 +242,15 @@ void add_tune_model_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--scheduler-param", args->scheduler_params, "task scheduler parameter name=value (repeatable)");
   add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
+  add_number_option(cmd, "--model-rounds", args->model_rounds,
+                    "after the final selection, time the model with each searched choice against the model with its "
+                    "default over this many alternating rounds (--repeats runs each), in the sandbox, and keep the "
+                    "choice only if the model is faster with it (0: no check)",
+                    Allowed::at_least(0).at_most(1000));
+  add_number_option(cmd, "--model-margin", args->model_margin_pct,
+                    "keep a choice only if the model takes at most 100 - this many percent of its time with the "
+                    "default (median over the rounds)",
+                    Allowed::at_least(0).at_most(50));
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
   cmd->add_flag("--any-thread-split", args->any_split,

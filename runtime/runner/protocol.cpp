@@ -19,7 +19,8 @@ std::string Request::to_json() const {
   nlohmann::json ks = nlohmann::json::array();
   for (const KernelRef& k : kernels) ks.push_back({{"library", k.library}, {"function", k.function}});
   return nlohmann::json{{"version", kProtocolVersion}, {"threads", threads}, {"warmup", warmup}, {"repeats", repeats},
-                        {"tolerance", tolerance}, {"flush_cache", flush_cache}, {"kernels", ks}}
+                        {"tolerance", tolerance}, {"flush_cache", flush_cache}, {"kernels", ks},
+                        {"models", models}, {"rounds", rounds}}
       .dump();
 }
 
@@ -38,7 +39,11 @@ Request Request::from_json(const std::string& text) {
     r.flush_cache = j.at("flush_cache").get<bool>();
     for (const nlohmann::json& k : j.at("kernels"))
       r.kernels.push_back({k.at("library").get<std::string>(), k.at("function").get<std::string>()});
-    if (r.threads < 1 || r.warmup < 0 || r.repeats < 1) user_error("the runner request has invalid options");
+    r.models = j.at("models").get<std::vector<std::string>>();
+    r.rounds = j.at("rounds").get<int>();
+    if (r.threads < 1 || r.warmup < 0 || r.repeats < 1 || r.rounds < 0 ||
+        (!r.models.empty() && (!r.kernels.empty() || r.rounds < 1)))
+      user_error("the runner request has invalid options");
     return r;
   } catch (const nlohmann::json::exception& e) {
     user_error("malformed runner request: ", e.what());

@@ -13,6 +13,14 @@
 // A kernel whose record does not come within the time limit has hung (the parent kills the
 // runner); a runner that dies before a kernel's record crashed in it. A record with position
 // kSetupFailed says the runner could not start (bad request or data) and why.
+//
+// A request may instead name compiled models (Request::models, module folders; no kernels): the
+// tensor file then holds the models' inputs, named as their graphs name them, and no reference.
+// The runner runs each model once and compares its outputs with the first model's (records 0 to
+// M-1: Ok, WrongResult or Error), stops there unless all are Ok, and then times them in
+// alternation: round r times every model once (`repeats` samples of whole runs), starting with
+// model r mod M, and reports model m's median at position M + r*M + m (records arrive in the
+// order timed, not by position).
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -21,7 +29,7 @@
 
 namespace tessel::runner {
 
-inline constexpr int kProtocolVersion = 2;  // 2: Request::flush_cache
+inline constexpr int kProtocolVersion = 3;  // 2: Request::flush_cache; 3: Request::models
 inline constexpr int kRequestFd = 3, kTensorsFd = 4, kResultFd = 5;
 inline constexpr const char* kProgramName = "tessel-runner";
 inline constexpr const char* kReferenceName = "reference";
@@ -40,6 +48,8 @@ struct Request {
   // in a model, where a layer's weights come from memory and its input was just written.
   bool flush_cache = false;
   std::vector<KernelRef> kernels;
+  std::vector<std::string> models;  // module folders to compare and time instead of kernels
+  int rounds = 0;                   // of the models' alternating timing
 
   std::string to_json() const;
   static Request from_json(const std::string& text);  // throws UserError

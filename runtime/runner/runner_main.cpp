@@ -1,8 +1,9 @@
 // tessel-runner: measures a batch of exported kernels for a tuner, in a process of its own that
 // links only libtessel_runtime.so (protocol: runtime/runner/protocol.h). Each kernel is loaded
 // from its library, run once into an output filled with NaN and checked against the reference;
-// only a correct kernel is timed (warm-up calls, then `repeats` samples: support/timing.h).
-// A crash or hang here costs only this process; the parent classifies it.
+// only a correct kernel is timed (warm-up calls, then `repeats` samples: support/timing.h). Or it
+// compares compiled models (module folders) and times them in alternation, for tune-model's check
+// of its choices in the model. A crash or hang here costs only this process; the parent classifies it.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -12,11 +13,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 
+#include "runtime/graph_executor.h"
 #include "runtime/module.h"
 #include "runtime/runner/protocol.h"
 #include "runtime/tensor_file.h"
@@ -45,8 +49,7 @@ std::string read_all(int fd) {
   }
 }
 
-TaskData map_task_data() {
-  std::vector<NamedArray> arrays = map_tensors(kTensorsFd, "the runner's task data");
+TaskData kernel_task_data(const std::vector<NamedArray>& arrays) {
   if (arrays.empty() || arrays.back().name != kReferenceName)
     user_error("the runner's task data does not end with the '", kReferenceName, "' array");
   TaskData data;
@@ -76,6 +79,15 @@ TimingStats time_kernel(const std::function<void()>& call, const TaskData& data,
   return measure_each_after(call, flush, request.warmup, request.repeats);
 }
 
+void set_timing(ResultRecord& r, const TimingStats& t) {
+  r.outcome = static_cast<int32_t>(Outcome::Ok);
+  r.median_us = t.median_us;
+  r.min_us = t.min_us;
+  r.max_us = t.max_us;
+  r.spread_pct = t.spread_pct;
+  r.repeats = t.repeats;
+}
+
 ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Request& request) {
   ResultRecord r;
   try {
@@ -95,18 +107,72 @@ ResultRecord measure_kernel(const KernelRef& ref, const TaskData& data, const Re
                                  request.tolerance));
       return r;
     }
-    TimingStats t = time_kernel([&] { kernel.call(args.data()); }, data, request);
-    r.outcome = static_cast<int32_t>(Outcome::Ok);
-    r.median_us = t.median_us;
-    r.min_us = t.min_us;
-    r.max_us = t.max_us;
-    r.spread_pct = t.spread_pct;
-    r.repeats = t.repeats;
+    set_timing(r, time_kernel([&] { kernel.call(args.data()); }, data, request));
   } catch (const std::exception& e) {
     r.outcome = static_cast<int32_t>(Outcome::Error);
     r.set_error(e.what());
   }
   return r;
+}
+
+void measure_kernels(const Request& request, const TaskData& data) {
+  for (size_t i = 0; i < request.kernels.size(); ++i) {
+    ResultRecord r = measure_kernel(request.kernels[i], data, request);
+    r.position = static_cast<uint32_t>(i);
+    if (!write_record(kResultFd, r)) _exit(3);  // the parent is gone: nobody to report to
+  }
+}
+
+// Loads model i into `model`, runs it once on `inputs` and compares its outputs with `first`
+// (model 0's, which it fills when i is 0).
+ResultRecord check_model(const Request& request, const std::vector<NamedArray>& inputs, size_t i,
+                         std::optional<GraphExecutor>& model, std::vector<NDArray>& first) {
+  ResultRecord r;
+  try {
+    model.emplace(GraphExecutor::load(request.models[i]));
+    for (const NamedArray& in : inputs) model->set_input(in.name, in.array);
+    model->run();
+    if (i > 0 && model->num_outputs() != first.size())
+      user_error("the model has ", model->num_outputs(), " outputs, the first model ", first.size());
+    for (size_t k = 0; k < model->num_outputs(); ++k) {
+      if (i == 0) first.push_back(model->output(k));
+      else r.max_abs_err = std::max(r.max_abs_err, max_abs_diff(model->output(k), first[k]));
+    }
+    if (!(r.max_abs_err <= request.tolerance)) {
+      r.outcome = static_cast<int32_t>(Outcome::WrongResult);
+      r.set_error(detail::concat("max |output - the first model's output| = ", r.max_abs_err, " exceeds the tolerance ",
+                                 request.tolerance));
+    }
+  } catch (const std::exception& e) {
+    r.outcome = static_cast<int32_t>(Outcome::Error);
+    r.set_error(e.what());
+  }
+  return r;
+}
+
+// The models' check, then their alternating timing (runtime/runner/protocol.h).
+void measure_models(const Request& request, const std::vector<NamedArray>& inputs) {
+  size_t count = request.models.size();
+  std::vector<std::optional<GraphExecutor>> models(count);
+  std::vector<NDArray> first;
+  bool all_correct = true;
+  for (size_t i = 0; i < count; ++i) {
+    ResultRecord r = check_model(request, inputs, i, models[i], first);
+    r.position = static_cast<uint32_t>(i);
+    all_correct = all_correct && r.outcome == static_cast<int32_t>(Outcome::Ok);
+    if (!write_record(kResultFd, r)) _exit(3);
+  }
+  if (!all_correct) return;
+  for (auto& model : models)
+    for (int i = 0; i < request.warmup; ++i) model->run();
+  for (size_t round = 0; round < static_cast<size_t>(request.rounds); ++round)
+    for (size_t j = 0; j < count; ++j) {
+      size_t i = (round + j) % count;
+      ResultRecord r;
+      set_timing(r, measure([&] { models[i]->run(); }, 0, request.repeats));
+      r.position = static_cast<uint32_t>(count + round * count + i);
+      if (!write_record(kResultFd, r)) _exit(3);
+    }
 }
 
 // Keeps the kernels' thread pool busy for a while before the first kernel is timed. The scheduler
@@ -163,10 +229,12 @@ int main(int argc, char** argv) {
   setrlimit(RLIMIT_CORE, &no_core);  // a crashing candidate must not spend seconds writing a core file
   signal(SIGPIPE, SIG_IGN);          // a parent gone away shows as a failed write instead
   Request request;
+  std::vector<NamedArray> arrays;
   TaskData data;
   try {
     request = Request::from_json(read_all(kRequestFd));
-    data = map_task_data();
+    arrays = map_tensors(kTensorsFd, "the runner's task data");
+    if (request.models.empty()) data = kernel_task_data(arrays);
     // Before any kernel library loads an OpenMP runtime, which reads this once.
     setenv("OMP_NUM_THREADS", std::to_string(request.threads).c_str(), 1);
     set_num_threads(request.threads);
@@ -174,10 +242,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     setup_failed(e.what());
   }
-  for (size_t i = 0; i < request.kernels.size(); ++i) {
-    ResultRecord r = measure_kernel(request.kernels[i], data, request);
-    r.position = static_cast<uint32_t>(i);
-    if (!write_record(kResultFd, r)) _exit(3);  // the parent is gone: nobody to report to
-  }
+  if (request.models.empty()) measure_kernels(request, data);
+  else measure_models(request, arrays);
   _exit(0);  // kernels' OpenMP and pool threads need no orderly shutdown
 }

@@ -39,7 +39,6 @@ class SandboxRunner : public Runner {
                    std::vector<MeasureResult>& results) const;
 
   RunOptions options_;
-  std::string program_;
   int tensors_fd_ = -1;  // the memfd holding the inputs and the reference
 };
 

@@ -229,6 +229,16 @@ void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates)
   });
 }
 
+std::optional<SelectionRecord> RecordsDb::latest_default_candidate(const RunKey& run) const {
+  sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns +
+                                 " FROM selections WHERE workload_key = ? AND target = ? AND space = ? AND "
+                                 "strategy = ? AND seed = ? AND origin = 'default' ORDER BY id DESC LIMIT 1");
+  std::vector<std::string> params = {run.workload_key, run.target, run.space, run.strategy, std::to_string(run.seed)};
+  for (size_t i = 0; i < params.size(); ++i) select.bind(static_cast<int>(i + 1), params[i]);
+  if (!select.step()) return std::nullopt;
+  return read_selection(select);
+}
+
 std::vector<SelectionRecord> RecordsDb::chosen_per_task() const {
   // Each run's latest choice (a selection run again replaces the run's earlier one), then the
   // fastest of those per task.

@@ -23,6 +23,7 @@
 //   std::vector<TrialRecord> done = db.run_trials(run);
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,11 @@ class RecordsDb {
   // re-measured time over its runs, each run by its latest selection (one run again, as a resumed
   // tune-model does, replaces the run's earlier choice), ordered by workload label.
   std::vector<SelectionRecord> chosen_per_task() const;
+
+  // The template default's candidate in `run`'s latest final selection; nullopt when the run has
+  // none. Appended again with `chosen` set, it makes the default the run's choice (tune-model's
+  // check in the model, compiler/model_check.h).
+  std::optional<SelectionRecord> latest_default_candidate(const RunKey& run) const;
 
   // Marks `run` as being tuned by this process until the claim is destroyed. Throws UserError if
   // another live process tunes the same run in this database (a claim left by a process that died

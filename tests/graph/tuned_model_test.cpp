@@ -1,15 +1,21 @@
 // Tuned models: the operator workload of a fused group's anchor (compiler/anchor_workload.h), the
 // records a group finds (exact, nearest shape, default) and the report saying which
 // (compiler/group_schedule.h), --require-tuned, and the tasks tune-model extracts
-// (compiler/model_tasks.h). The tuned kernels are checked against the unfused executor.
+// (compiler/model_tasks.h), compiled models compared and timed in the sandbox
+// (search/measure/model_sandbox.h) and tune-model's check of its choices in the model
+// (compiler/model_check.h). The tuned kernels are checked against the unfused executor.
 #include "compiler/anchor_workload.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 
+#include "backends/c_source/c_compiler.h"
 #include "compiler/compile_model.h"
+#include "compiler/model_check.h"
 #include "compiler/model_tasks.h"
 #include "ops/graph/unfused_executor.h"
+#include "search/measure/model_sandbox.h"
 #include "search/tuner.h"
 #include "support/registry.h"
 #include "tests/graph/graph_builder_util.h"
@@ -44,11 +50,11 @@ Graph dense_model(int64_t n, bool constant_weight = true) {
   return g;
 }
 
-// x[1,8,10,10] -> conv 3x3 pad 1 -> relu.
-Graph conv_model() {
+// x[1,8,10,10] -> conv 3x3 pad 1 -> relu, the weights drawn from `seed`.
+Graph conv_model(uint64_t seed = 3) {
   Graph g;
   ValueId x = g.add_input("x", f32({1, 8, 10, 10}));
-  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {8, 8, 3, 3}, 3)}, {{"pads", Ints{1, 1, 1, 1}}});
+  ValueId c = g.add_op("conv2d", {x, constant(g, "w", {8, 8, 3, 3}, seed)}, {{"pads", Ints{1, 1, 1, 1}}});
   g.add_output(g.add_op("relu", {c}));
   return g;
 }
@@ -362,4 +368,106 @@ TEST_CASE("each kernel call carries the bytes of the weights it reads", "[graph]
     CHECK(read >= int64_t(sizeof(float)) * (16 * 8 * 3 * 3 + 16));  // the kernel (perhaps blocked) and the bias
   }
   CHECK(with_weights == 1);
+}
+
+TEST_CASE("the model sandbox compares compiled models and times them in alternating rounds", "[graph][tuned][measure]") {
+  test::ScratchDir dir;
+  CompiledModel model = compile_model(optimize_graph(conv_model()));
+  export_model(model, dir.file("a"));
+  export_model(model, dir.file("b"));
+  export_model(compile_model(optimize_graph(conv_model(4))), dir.file("other_weights"));
+  std::vector<NamedArray> in = {{"x", NDArray::random_uniform({1, 8, 10, 10}, DataType::float32(), 5)}};
+  search::RunOptions options;
+  options.repeats = 2;
+  options.threads = 1;
+  search::ModelTimings same = search::time_models({dir.file("a"), dir.file("b")}, in, options, 3);
+  CHECK(same.ok(3));
+  REQUIRE(same.round_us.size() == 3);
+  for (const std::vector<double>& round : same.round_us) CHECK((round.size() == 2 && round[0] > 0 && round[1] > 0));
+  SECTION("a model computing something else is not timed") {
+    search::ModelTimings t = search::time_models({dir.file("a"), dir.file("other_weights")}, in, options, 3);
+    REQUIRE(t.checks.size() == 2);
+    CHECK(t.checks[0].ok());
+    CHECK(t.checks[1].status == search::TrialStatus::WrongResult);
+    CHECK(t.checks[1].max_abs_err > options.tolerance);
+    CHECK(t.round_us.empty());
+    CHECK_FALSE(t.ok(3));
+  }
+  SECTION("a model whose kernel ends the runner is a crash, the runner's exit named") {
+    // The same module folder, its kernels replaced by C functions of the same signatures that exit.
+    std::filesystem::copy(dir.file("a"), dir.file("exits"));
+    ModuleInfo info = load_module(dir.file("a/kernels.so")).info();
+    std::string source = "#include <stdlib.h>\n";
+    for (FunctionInfo& f : info.functions) {
+      f.symbol = f.name + "_exits";
+      source += "void " + f.symbol + "(void* const* args) { (void)args; exit(7); }\n";
+    }
+    std::filesystem::remove(dir.file("exits/kernels.so"));
+    c_source::compile_module({{"exits", source}}, info, {}).export_library(dir.file("exits/kernels.so"));
+    search::ModelTimings t = search::time_models({dir.file("a"), dir.file("exits")}, in, options, 2);
+    REQUIRE(t.checks.size() == 2);
+    CHECK(t.checks[0].ok());
+    CHECK(t.checks[1].status == search::TrialStatus::Crash);
+    CHECK_THAT(t.checks[1].error, Catch::Contains("exited with status 7"));
+    CHECK_FALSE(t.ok(2));
+  }
+  SECTION("a missing module folder or an unknown input is a result naming it") {
+    search::ModelTimings t = search::time_models({dir.file("a"), dir.file("missing")}, in, options, 1);
+    REQUIRE(t.checks.size() == 2);
+    CHECK(t.checks[1].status == search::TrialStatus::RuntimeError);
+    CHECK_THAT(t.checks[1].error, Catch::Contains("missing"));
+    std::vector<NamedArray> wrong = {{"y", in[0].array}};
+    search::ModelTimings u = search::time_models({dir.file("a")}, wrong, options, 1);
+    CHECK(u.checks.at(0).status == search::TrialStatus::RuntimeError);
+    CHECK_THAT(u.checks[0].error, Catch::Contains("'y'"));
+  }
+}
+
+TEST_CASE("tune-model's check in the model keeps a choice or records the default in its place",
+          "[graph][tuned][measure]") {
+  test::ScratchDir dir;
+  std::string path = dir.file("runs.db");
+  Graph g = conv_model();
+  OptimizedGraph opt = optimize_graph(g);
+  std::vector<search::WeightedTask> tasks = model_tasks(opt, Target::host());
+  REQUIRE(tasks.size() == 1);
+  const search::Task& task = tasks[0].task;
+  tune(task.workload().name, path, 6);
+  search::RecordsDb db = search::RecordsDb::open(path);
+  std::vector<search::TrialRecord> trials = db.all();
+  auto searched = std::find_if(trials.begin(), trials.end(), [&](const search::TrialRecord& t) {
+    return t.result.ok() && t.candidate != task.default_candidate();
+  });
+  REQUIRE(searched != trials.end());
+  // A final selection that chose the searched configuration over the default.
+  search::Candidate fallback = task.default_candidate();
+  db.append_selection({{searched->run, searched->candidate, searched->config, "search", 3, 10.0, 1.0, true, ""},
+                       {searched->run, fallback, task.space().to_json(fallback), "default", 3, 12.0, 1.0, false, ""}});
+  REQUIRE(compile_and_check(g, path) == std::vector<std::string>{"tuned (record " + searched->candidate.str() + ")"});
+  ModelCheckOptions options;
+  options.run.repeats = 1;
+  options.run.threads = 1;
+  options.rounds = 2;
+  SECTION("a choice the model does not gain the margin from is set aside, and compile runs the default") {
+    options.margin = 0.99;  // no configuration makes the model 100 times faster
+    std::vector<ChoiceCheck> checks = check_choices_in_model(opt, Target::host(), tasks, db, options);
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].workload == task.workload().name);
+    CHECK(checks[0].record == searched->candidate.str());
+    CHECK(checks[0].note == "");
+    CHECK((checks[0].low <= checks[0].ratio && checks[0].ratio <= checks[0].high && checks[0].ratio > 0));
+    CHECK((checks[0].with_ms > 0 && checks[0].without_ms > 0));
+    CHECK_FALSE(checks[0].kept);
+    CHECK(compile_and_check(g, path) ==
+          std::vector<std::string>{"tuned (record " + fallback.str() +
+                                   ", whose selection chose the default: the default runs)"});
+    CHECK(check_choices_in_model(opt, Target::host(), tasks, db, options).empty());  // nothing left to check
+  }
+  SECTION("a choice the model gains the margin from stays") {
+    options.margin = -100;  // kept unless the model runs 101 times slower with it
+    std::vector<ChoiceCheck> checks = check_choices_in_model(opt, Target::host(), tasks, db, options);
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].kept);
+    CHECK(compile_and_check(g, path) == std::vector<std::string>{"tuned (record " + searched->candidate.str() + ")"});
+  }
 }

@@ -345,7 +345,7 @@ rm -rf "$work"
 # offer: tune-model leaves it out with a note (docs/graph.md), and its 4 tasks share the 5 trials.
 work=$(mktemp -d)
 tune_model=(tune-model "$models/dqn.onnx" --db "$work/dqn.db" --trials 5 --round 1 --repeats 1
-            --scheduler round_robin --select 1 --json)
+            --scheduler round_robin --select 1 --model-rounds 3 --json)
 if "$tessel" "${tune_model[@]}" > "$work/first.txt" 2> "$work/first.err" &&
    "$tessel" "${tune_model[@]}" 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
@@ -357,6 +357,16 @@ assert first["trials"] == 5 and len(first["tasks"]) == 5 - len(left_out), (first
 assert sorted(t["trials"] for t in first["tasks"]) == [1] * (4 - len(left_out)) + [1 + len(left_out)], first
 assert any(t["workload"].startswith("winograd:") for t in first["tasks"]), first
 assert all(t["chosen_origin"] in ("search", "default") and t["chosen_us"] > 0 for t in first["tasks"]), first
+# the check in the model: each searched choice timed against its default in the model, kept only
+# 1% ahead (the default of --model-margin), one line each
+checks = [t["model_check"] for t in first["tasks"] if "model_check" in t]
+assert all(t["chosen_origin"] == "search" for t in first["tasks"] if "model_check" in t), first
+for c in checks:
+    measured = c["ratio"] > 0 and c["low"] <= c["ratio"] <= c["high"] and c["note"] == ""
+    assert measured or (c["ratio"] == 0 and c["note"] and not c["kept"]), c
+    assert c["kept"] == (measured and c["ratio"] <= 0.99), c
+lines = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith("in the model: ")]
+assert len(lines) == len(checks), (lines, checks)
 searched = lambda run: [(t["workload"], t["trials"], t["best_us"]) for t in run["tasks"]]
 assert searched(again) == searched(first), (first, again)
 # the pace: the time of the trials measured here (one a round), and the rest of the budget at it
@@ -412,6 +422,7 @@ expect_message "model experiment: missing records database" "tessel tune-model" 
 expect_bad_args "compile --require-tuned without --records" compile "$models/dqn.onnx" -o "$work/x" --require-tuned
 expect_bad_args "compile: missing records database" compile "$models/dqn.onnx" -o "$work/x" --records /nonexistent.db
 expect_bad_args "tune-model: no --db" tune-model "$models/dqn.onnx"
+expect_bad_args "tune-model: negative --model-rounds" tune-model "$models/dqn.onnx" --db "$work/x.db" --model-rounds -1
 expect_bad_args "tune-model: missing model" tune-model /nonexistent.onnx --db "$work/x.db"
 expect_bad_args "tune-model: unknown scheduler" tune-model "$models/dqn.onnx" --db "$work/x.db" --scheduler nope
 expect_message "tune-model: bad scheduler parameter" "alpha" \

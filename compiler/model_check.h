@@ -1,0 +1,58 @@
+// tune-model's check of its choices in the model. The final selection (search/selection.h) times
+// each task's configurations alone; in the compiled model a choice can still lose, to what its
+// neighbours do to its caches (a chunked Winograd product re-reading its transformed weights when
+// the previous layer has filled the L2: ResNet-18 on Zen 3, stop 49, each chosen configuration 9-25%
+// faster alone, the tuned model 1.117x the untuned time). So each choice is also timed where it
+// runs: the model compiled with it and with its groups on their default schedule, the two modules
+// compared and timed in alternation in the sandbox (search/measure/model_sandbox.h), and the
+// choice kept only if the model is faster with it by a margin. A choice set aside is recorded in
+// the database as its run's choice of the default (its latest selection's default candidate,
+// chosen), where `tessel compile --records` finds it.
+//
+// The choices are checked one at a time, in the order of the model's tasks, each against the
+// model as the checks before it left it (greedy: a choice that loses only beside another, kept,
+// is found; two that each lose alone but win together are not).
+//
+//   std::vector<ChoiceCheck> checks = check_choices_in_model(opt, target, tasks, db, options, print);
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "passes/graph/graph_pass.h"
+#include "search/measure/runner.h"
+#include "search/records/records_db.h"
+#include "search/task_tuning.h"
+#include "target/target.h"
+
+namespace tessel {
+
+struct ModelCheckOptions {
+  search::RunOptions run;  // threads, warm-up and timed runs per model and round, tolerance, time limit
+  int rounds = 30;         // alternating rounds per choice
+  // A choice is kept only when the model's median time over the rounds with it is at most 1 - margin
+  // of its time with the default.
+  double margin = 0.01;
+};
+
+struct ChoiceCheck {
+  std::string workload;  // the task's workload
+  std::string record;    // the chosen configuration's record ("#42")
+  // Median and range over the rounds of (model time with the choice) / (model time with the
+  // default); 0 when not measured.
+  double ratio = 0, low = 0, high = 0;
+  double with_ms = 0, without_ms = 0;  // the medians of the two models' times over the rounds
+  bool kept = false;
+  std::string note;  // when not measured: why (the modules differ in their outputs, the runner died)
+};
+
+// Checks every task of `tasks` whose records in `db` apply a final selection's searched choice to
+// the model `opt` compiles into for `target` (see above); `on_check` (when set) sees each check as
+// it ends. A choice that cannot be measured (the two modules' outputs differ, a module crashes or
+// hangs) is set aside too. Returns the checks in order.
+std::vector<ChoiceCheck> check_choices_in_model(const graph::OptimizedGraph& opt, const Target& target,
+                                                const std::vector<search::WeightedTask>& tasks, search::RecordsDb& db,
+                                                const ModelCheckOptions& options,
+                                                const std::function<void(const ChoiceCheck&)>& on_check = {});
+
+}  // namespace tessel
