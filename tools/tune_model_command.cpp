@@ -244,7 +244,7 @@ void add_tune_model_command(CLI::App& app) {
   add_number_option(cmd, "--round", args->round, "trials a round gives the task the scheduler names", limits::trials());
   add_number_option(cmd, "--model-rounds", args->model_rounds,
                     "after the final selection, time the model with each searched choice against the model with its "
-                    "default over this many alternating rounds (--repeats runs each), in the sandbox, and keep the "
+                    "default over this many rounds (--repeats samples of each, interleaved), in the sandbox, and keep the "
                     "choice only if the model is faster with it (0: no check)",
                     Allowed::at_least(0).at_most(1000));
   add_number_option(cmd, "--model-margin", args->model_margin_pct,

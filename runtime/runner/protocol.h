@@ -18,9 +18,9 @@
 // tensor file then holds the models' inputs, named as their graphs name them, and no reference.
 // The runner runs each model once and compares its outputs with the first model's (records 0 to
 // M-1: Ok, WrongResult or Error), stops there unless all are Ok, and then times them in
-// alternation: round r times every model once (`repeats` samples of whole runs), starting with
-// model r mod M, and reports model m's median at position M + r*M + m (records arrive in the
-// order timed, not by position).
+// alternation: round r takes `repeats` samples of every model (whole runs, at least ~1 ms a
+// sample), interleaved, starting with model r mod M, and reports model m's median at position
+// M + r*M + m (the round's records in the order of its first samples, not by position).
 #pragma once
 #include <climits>
 #include <cstdint>

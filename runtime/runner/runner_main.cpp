@@ -163,16 +163,27 @@ void measure_models(const Request& request, const std::vector<NamedArray>& input
     if (!write_record(kResultFd, r)) _exit(3);
   }
   if (!all_correct) return;
-  for (auto& model : models)
-    for (int i = 0; i < request.warmup; ++i) model->run();
-  for (size_t round = 0; round < static_cast<size_t>(request.rounds); ++round)
+  std::vector<int> calls(count);  // per sample, so that a sample lasts about a millisecond
+  for (size_t i = 0; i < count; ++i) {
+    for (int w = 0; w < request.warmup; ++w) models[i]->run();
+    calls[i] = calls_per_sample([&] { models[i]->run(); });
+  }
+  for (size_t round = 0; round < static_cast<size_t>(request.rounds); ++round) {
+    // The models' samples interleaved, so that a slow moment of the machine falls on all of them.
+    std::vector<std::vector<double>> samples(count);
+    for (int k = 0; k < request.repeats; ++k)
+      for (size_t j = 0; j < count; ++j) {
+        size_t i = (round + j) % count;
+        samples[i].push_back(time_sample_us([&] { models[i]->run(); }, calls[i]));
+      }
     for (size_t j = 0; j < count; ++j) {
       size_t i = (round + j) % count;
       ResultRecord r;
-      set_timing(r, measure([&] { models[i]->run(); }, 0, request.repeats));
+      set_timing(r, summarize(samples[i]));
       r.position = static_cast<uint32_t>(count + round * count + i);
       if (!write_record(kResultFd, r)) _exit(3);
     }
+  }
 }
 
 // Keeps the kernels' thread pool busy for a while before the first kernel is timed. The scheduler

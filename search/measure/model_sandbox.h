@@ -4,9 +4,9 @@
 // like every candidate kernel, and a crash or hang is a result, not a dead tuner.
 //
 // The runner first runs every model once on the same inputs and compares its outputs with the
-// first model's; only if all agree it times them in rounds, each round timing every model once
-// (`repeats` whole runs, their median), starting with the next model each round, so a slow moment
-// of a shared machine hits the models alike and a ratio per round compares like with like.
+// first model's; only if all agree it times them in rounds, each round taking `repeats` samples
+// of every model (whole runs) interleaved, starting with the next model each round, so a slow
+// moment of a shared machine hits the models alike and a ratio per round compares like with like.
 //
 //   ModelTimings t = time_models({"tuned/", "untuned/"}, {{"input", image}}, options, 10);
 //   if (t.ok()) for (const auto& round : t.round_us) std::cout << round[0] / round[1] << "\n";
@@ -24,7 +24,7 @@ struct ModelTimings {
   // Per model: Ok; WrongResult (its outputs differ from the first model's beyond the tolerance);
   // RuntimeError (it does not load or take the inputs); Crash or Timeout (the runner died or hung).
   std::vector<MeasureResult> checks;
-  // Per round completed, per model: the median of its timed runs, in microseconds.
+  // Per round completed, per model: the median of its samples, in microseconds per run.
   std::vector<std::vector<double>> round_us;
   // Set when the runner died or hung while timing: what happened (the rounds before it are kept).
   std::string failure;
