@@ -16,7 +16,8 @@
 //
 // A request may instead name compiled models (Request::models, module folders; no kernels): the
 // tensor file then holds the models' inputs, named as their graphs name them, and no reference.
-// The runner runs each model once and compares its outputs with the first model's (records 0 to
+// The runner runs each model once and compares its outputs with the first model's, within the
+// tolerance times each output's largest magnitude (at least 1) (records 0 to
 // M-1: Ok, WrongResult or Error), stops there unless all are Ok, and then times them in
 // alternation: round r takes `repeats` samples of every model (whole runs, at least ~1 ms a
 // sample), interleaved, starting with model r mod M, and reports model m's median at position

@@ -9,11 +9,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -123,8 +124,15 @@ void measure_kernels(const Request& request, const TaskData& data) {
   }
 }
 
+double largest_magnitude(const NDArray& a) {
+  double largest = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) largest = std::max(largest, std::abs(a.get_double(i)));
+  return largest;
+}
+
 // Loads model i into `model`, runs it once on `inputs` and compares its outputs with `first`
-// (model 0's, which it fills when i is 0).
+// (model 0's, which it fills when i is 0): each within the tolerance times its largest magnitude
+// (at least 1), as models compute outputs of any scale and configurations sum in other orders.
 ResultRecord check_model(const Request& request, const std::vector<NamedArray>& inputs, size_t i,
                          std::optional<GraphExecutor>& model, std::vector<NDArray>& first) {
   ResultRecord r;
@@ -134,15 +142,17 @@ ResultRecord check_model(const Request& request, const std::vector<NamedArray>& 
     model->run();
     if (i > 0 && model->num_outputs() != first.size())
       user_error("the model has ", model->num_outputs(), " outputs, the first model ", first.size());
-    for (size_t k = 0; k < model->num_outputs(); ++k) {
-      if (i == 0) first.push_back(model->output(k));
-      else r.max_abs_err = std::max(r.max_abs_err, max_abs_diff(model->output(k), first[k]));
+    for (size_t k = 0; k < model->num_outputs() && i > 0; ++k) {
+      double error = max_abs_diff(model->output(k), first[k]);
+      double allowed = request.tolerance * std::max(1.0, largest_magnitude(first[k]));
+      r.max_abs_err = std::max(r.max_abs_err, error);
+      if (!(error <= allowed)) {
+        r.outcome = static_cast<int32_t>(Outcome::WrongResult);
+        r.set_error(detail::concat("output ", k, ": max |output - the first model's| = ", error, " exceeds ", allowed,
+                                   " (the tolerance ", request.tolerance, " times its largest magnitude)"));
+      }
     }
-    if (!(r.max_abs_err <= request.tolerance)) {
-      r.outcome = static_cast<int32_t>(Outcome::WrongResult);
-      r.set_error(detail::concat("max |output - the first model's output| = ", r.max_abs_err, " exceeds the tolerance ",
-                                 request.tolerance));
-    }
+    for (size_t k = 0; k < model->num_outputs() && i == 0; ++k) first.push_back(model->output(k));
   } catch (const std::exception& e) {
     r.outcome = static_cast<int32_t>(Outcome::Error);
     r.set_error(e.what());
