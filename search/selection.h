@@ -13,7 +13,8 @@
 // were chosen in models. MobileNet-V2 on two AVX-512 threads (Zen 4, stop 40), tuned with 2000
 // trials: the choices that beat their default alone by 1-4% (eight 1x1 layers, two depthwise) ran
 // 1-5 us slower each in the model, those ahead by 6-8% (the 24-channel blocks) 16-19 us faster;
-// the tuned model ran 0.997 of the untuned time, 0.989 with the defaults kept under 5%.
+// the tuned model ran 0.997 of the untuned time, 0.989 with the defaults kept under 5%. tune-model
+// then times each searched choice in the compiled model itself (compiler/model_check.h).
 //
 // Nor does it show what its split of the output between the threads costs its neighbours: a line
 // one core wrote and the other then reads travels between them. In a model (tune-model on several
