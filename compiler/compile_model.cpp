@@ -2,7 +2,6 @@
 #include "compiler/compile_model.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -70,7 +69,7 @@ GroupSchedule schedule_of(const graph::Graph& g, const FusedGroup& group, ValueI
   GroupSchedule choice = choose_group_schedule(g, group, out, k, target, options.records);
   const auto& aside = options.default_workloads;
   if (choice.tunable() && std::find(aside.begin(), aside.end(), choice.workload) != aside.end())
-    return set_aside(choice, "its record is set aside (the default's run in the model)");
+    return set_aside(choice, "its record set aside for the check in the model");
   return choice;
 }
 
