@@ -29,6 +29,7 @@ struct ModelTimings {
   // Set when the runner died or hung while timing: what happened (the rounds before it are kept).
   std::string failure;
 
+  bool checks_ok() const;     // every model ran and agreed with the first
   bool ok(int rounds) const;  // every check passed and all `rounds` completed
 };
 

@@ -171,7 +171,8 @@ int RunnerProcess::reap() {
   return status;
 }
 
-RunnerProcess::Next RunnerProcess::next(runner::ResultRecord& record, double timeout_s) {
+std::optional<MeasureResult> RunnerProcess::read(runner::ResultRecord& record, double timeout_s,
+                                                 const std::string& running) {
   using Clock = std::chrono::steady_clock;
   auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   for (;;) {
@@ -182,12 +183,13 @@ RunnerProcess::Next RunnerProcess::next(runner::ResultRecord& record, double tim
     if (ready == 0) {
       kill(pid_, SIGKILL);
       reap();
-      return Next::Timeout;
+      return runner_failure(TrialStatus::Timeout,
+                            detail::concat("no result within ", timeout_s, " s; ", running, " was killed"));
     }
-    if (!runner::read_record(from_runner_, record)) return Next::Ended;
+    if (!runner::read_record(from_runner_, record)) return runner_failure(TrialStatus::Crash, exit_description(running));
     if (record.position == runner::kSetupFailed)
       user_error("the measurement runner could not start: ", record.error_text());
-    return Next::Record;
+    return std::nullopt;
   }
 }
 

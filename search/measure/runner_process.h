@@ -4,6 +4,7 @@
 // descriptors, the results read one record at a time with a time limit per record, and no child
 // surviving its owner (destruction kills and reaps it).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,19 +37,18 @@ class RunnerProcess {
   RunnerProcess(const RunnerProcess&) = delete;
   RunnerProcess& operator=(const RunnerProcess&) = delete;
 
-  enum class Next { Record, Timeout, Ended };
-  // The runner's next record, waiting at most timeout_s: Record (in `record`); Timeout (the runner
-  // is killed); Ended (it exited or died without writing one; exit_description() says how).
-  // Throws UserError when the runner reports that it could not start.
-  Next next(runner::ResultRecord& record, double timeout_s);
-  // How the runner ended while `running` ("the kernel"): "the kernel was killed by signal SIGSEGV
-  // (...)", "the sandbox exited with status 3 during the kernel"; after next() said Ended.
-  std::string exit_description(const std::string& running);
+  // Reads the runner's next record into `record`, waiting at most timeout_s, and returns nullopt;
+  // or, when the runner hangs (it is killed) or ends without writing one, the failure of what it was
+  // `running` ("the kernel"): Timeout ("no result within 10 s; the kernel was killed") or Crash
+  // ("the kernel was killed by signal SIGSEGV (...)", "the sandbox exited with status 3 during the
+  // kernel"). Throws UserError when the runner reports that it could not start.
+  std::optional<MeasureResult> read(runner::ResultRecord& record, double timeout_s, const std::string& running);
   // Waits for a runner that has written everything to exit.
   void finish();
 
  private:
   int reap();
+  std::string exit_description(const std::string& running);
   pid_t pid_ = -1;
   int from_runner_ = -1;
 };

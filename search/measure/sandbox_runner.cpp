@@ -35,19 +35,12 @@ size_t SandboxRunner::run_child(const std::vector<runner::KernelRef>& kernels, s
   size_t next = first;
   while (next < kernels.size()) {
     runner::ResultRecord w;
-    switch (child.next(w, options_.timeout_s)) {
-      case RunnerProcess::Next::Timeout:
-        results[next++] = runner_failure(TrialStatus::Timeout, detail::concat("no result within ", options_.timeout_s,
-                                                                       " s; the kernel was killed"));
-        return next;
-      case RunnerProcess::Next::Ended:
-        results[next++] = runner_failure(TrialStatus::Crash, child.exit_description("the kernel"));
-        return next;
-      case RunnerProcess::Next::Record:
-        TESSEL_CHECK(first + w.position == next, "sandbox: result ", w.position, " arrived while expecting ",
-                     next - first);
-        results[next++] = measure_result_of(w);
+    if (std::optional<MeasureResult> failed = child.read(w, options_.timeout_s, "the kernel")) {
+      results[next++] = *failed;
+      return next;
     }
+    TESSEL_CHECK(first + w.position == next, "sandbox: result ", w.position, " arrived while expecting ", next - first);
+    results[next++] = measure_result_of(w);
   }
   child.finish();
   return next;

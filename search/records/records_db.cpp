@@ -193,9 +193,18 @@ std::vector<TrialRecord> RecordsDb::query(const std::string& where, const std::v
   return out;
 }
 
+namespace {
+
+// The rows of one run (RunKey::same_run), in trials or selections: the condition and its parameters.
+constexpr const char* kOfRun = "workload_key = ? AND target = ? AND space = ? AND strategy = ? AND seed = ?";
+std::vector<std::string> run_parameters(const RunKey& run) {
+  return {run.workload_key, run.target, run.space, run.strategy, std::to_string(run.seed)};
+}
+
+}  // namespace
+
 std::vector<TrialRecord> RecordsDb::run_trials(const RunKey& run) const {
-  return query("WHERE workload_key = ? AND target = ? AND space = ? AND strategy = ? AND seed = ? ORDER BY trial, id",
-               {run.workload_key, run.target, run.space, run.strategy, std::to_string(run.seed)});
+  return query(std::string("WHERE ") + kOfRun + " ORDER BY trial, id", run_parameters(run));
 }
 
 std::vector<TrialRecord> RecordsDb::all() const { return query("ORDER BY id", {}); }
@@ -230,10 +239,9 @@ void RecordsDb::append_selection(const std::vector<SelectionRecord>& candidates)
 }
 
 std::optional<SelectionRecord> RecordsDb::latest_default_candidate(const RunKey& run) const {
-  sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns +
-                                 " FROM selections WHERE workload_key = ? AND target = ? AND space = ? AND "
-                                 "strategy = ? AND seed = ? AND origin = 'default' ORDER BY id DESC LIMIT 1");
-  std::vector<std::string> params = {run.workload_key, run.target, run.space, run.strategy, std::to_string(run.seed)};
+  sql::Statement select(db_, std::string("SELECT ") + kSelectionColumns + " FROM selections WHERE " + kOfRun +
+                                 " AND origin = 'default' ORDER BY id DESC LIMIT 1");
+  std::vector<std::string> params = run_parameters(run);
   for (size_t i = 0; i < params.size(); ++i) select.bind(static_cast<int>(i + 1), params[i]);
   if (!select.step()) return std::nullopt;
   return read_selection(select);
