@@ -5,7 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "compiler/compile_model.h"
 #include "search/measure/model_sandbox.h"
@@ -48,21 +51,12 @@ std::vector<NamedArray> model_inputs(const graph::Graph& g) {
   return inputs;
 }
 
-struct Choice {
-  std::string workload;
-  search::TunedConfig tuned;
-};
-
-// The tasks whose records apply a final selection's searched configuration for this target.
-std::vector<Choice> searched_choices(const std::vector<search::WeightedTask>& tasks,
-                                     const search::TunedRecords& records) {
-  std::vector<Choice> choices;
-  for (const search::WeightedTask& t : tasks) {
-    std::optional<search::TunedConfig> tuned = records.find(t.task);
-    if (tuned && tuned->source == "selection" && tuned->origin == "search" && tuned->same_target)
-      choices.push_back({t.task.workload().name, *tuned});
-  }
-  return choices;
+// The searched configuration a final selection chose for `task`, when its records apply one.
+std::optional<search::TunedConfig> searched_choice(const search::WeightedTask& task,
+                                                   const search::TunedRecords& records) {
+  std::optional<search::TunedConfig> tuned = records.find(task.task);
+  if (tuned && tuned->source == "selection" && tuned->origin == "search" && tuned->same_target) return tuned;
+  return std::nullopt;
 }
 
 // Whether some group of `model` runs `workload`'s record (it may not apply: compile says why).
@@ -119,42 +113,95 @@ void record_default(search::RecordsDb& db, const search::TunedConfig& tuned, Cho
   db.append_selection({*fallback});
 }
 
+// The state of the checks: the database, the records read from it, and the model as the checks
+// so far left it, exported.
+class ModelChecker {
+ public:
+  ModelChecker(const graph::OptimizedGraph& opt, const Target& target, search::RecordsDb& db,
+               const ModelCheckOptions& options)
+      : opt_(opt), target_(target), db_(db), options_(options), inputs_(model_inputs(opt.graph)),
+        records_(std::make_unique<search::TunedRecords>(db)), current_(records_.get()) {
+    folder_ = export_next(compile_model(opt_, target_, current_), model_);
+  }
+
+  // Checks the task's choice; when it is set aside and the database then offers another run's
+  // choice for the task (compile takes the fastest alone over runs), checks that one too, until a
+  // choice is kept or the default runs. Appends the checks to `checks`.
+  void check_task(const search::WeightedTask& task, std::vector<ChoiceCheck>& checks,
+                  const std::function<void(const ChoiceCheck&)>& on_check) {
+    const std::string& workload = task.task.workload().name;
+    std::vector<search::RunKey> runs_set_aside;
+    std::optional<search::TunedConfig> choice = searched_choice(task, *records_);
+    while (choice && !is_set_aside(runs_set_aside, choice->run) && runs_record_of(model_, workload)) {
+      CompileOptions without = current_;
+      without.default_workloads.push_back(workload);
+      CompiledModel candidate;
+      std::string candidate_folder = export_next(compile_model(opt_, target_, without), candidate);
+      ChoiceCheck check = measure_choice(folder_, candidate_folder, inputs_, options_);
+      check.workload = workload;
+      check.record = choice->record_candidate.str();
+      if (!check.kept) record_default(db_, *choice, check);
+      if (on_check) on_check(check);
+      checks.push_back(check);
+      if (check.kept) break;
+      runs_set_aside.push_back(choice->run);
+      reread_records();
+      choice = searched_choice(task, *records_);
+      if (choice && !is_set_aside(runs_set_aside, choice->run)) {
+        folder_ = export_next(compile_model(opt_, target_, current_), model_);  // the model with the next choice
+      } else {
+        current_.default_workloads.push_back(workload);
+        model_ = std::move(candidate);
+        folder_ = candidate_folder;
+      }
+    }
+  }
+
+ private:
+  static bool is_set_aside(const std::vector<search::RunKey>& runs, const search::RunKey& run) {
+    return std::any_of(runs.begin(), runs.end(), [&](const search::RunKey& r) { return r.same_run(run); });
+  }
+
+  void reread_records() {
+    records_ = std::make_unique<search::TunedRecords>(db_);
+    current_.records = records_.get();
+  }
+
+  // Exports `compiled` to a new folder of the scratch and keeps it in `into`; returns the folder.
+  std::string export_next(CompiledModel compiled, CompiledModel& into) {
+    std::string folder = scratch_.folder(exported_++);
+    export_model(compiled, folder);
+    into = std::move(compiled);
+    return folder;
+  }
+
+  const graph::OptimizedGraph& opt_;
+  const Target& target_;
+  search::RecordsDb& db_;
+  const ModelCheckOptions& options_;
+  ScratchFolder scratch_;
+  size_t exported_ = 0;
+  std::vector<NamedArray> inputs_;
+  std::unique_ptr<search::TunedRecords> records_;
+  CompileOptions current_;  // the records, and the workloads set aside (in case a run had no default to record)
+  CompiledModel model_;
+  std::string folder_;
+};
+
 }  // namespace
 
 std::vector<ChoiceCheck> check_choices_in_model(const graph::OptimizedGraph& opt, const Target& target,
                                                 const std::vector<search::WeightedTask>& tasks, search::RecordsDb& db,
                                                 const ModelCheckOptions& options,
                                                 const std::function<void(const ChoiceCheck&)>& on_check) {
-  search::TunedRecords records(db);
-  std::vector<Choice> choices = searched_choices(tasks, records);
   std::vector<ChoiceCheck> checks;
-  if (choices.empty()) return checks;
-  ScratchFolder scratch;
-  std::vector<NamedArray> inputs = model_inputs(opt.graph);
-  CompileOptions current{&records};
-  CompiledModel model = compile_model(opt, target, current);
-  std::string folder = scratch.folder(0);
-  export_model(model, folder);
-  for (size_t i = 0; i < choices.size(); ++i) {
-    const Choice& choice = choices[i];
-    if (!runs_record_of(model, choice.workload)) continue;
-    CompileOptions without = current;
-    without.default_workloads.push_back(choice.workload);
-    CompiledModel candidate = compile_model(opt, target, without);
-    std::string candidate_folder = scratch.folder(i + 1);
-    export_model(candidate, candidate_folder);
-    ChoiceCheck check = measure_choice(folder, candidate_folder, inputs, options);
-    check.workload = choice.workload;
-    check.record = choice.tuned.record_candidate.str();
-    if (!check.kept) {
-      record_default(db, choice.tuned, check);
-      current = without;
-      model = std::move(candidate);
-      folder = candidate_folder;
-    }
-    if (on_check) on_check(check);
-    checks.push_back(check);
-  }
+  search::TunedRecords records(db);
+  if (std::none_of(tasks.begin(), tasks.end(), [&](const search::WeightedTask& t) {
+        return searched_choice(t, records).has_value();
+      }))
+    return checks;
+  ModelChecker checker(opt, target, db, options);
+  for (const search::WeightedTask& task : tasks) checker.check_task(task, checks, on_check);
   return checks;
 }
 

@@ -11,7 +11,9 @@
 //
 // The choices are checked one at a time, in the order of the model's tasks, each against the
 // model as the checks before it left it (greedy: a choice that loses only beside another, kept,
-// is found; two that each lose alone but win together are not).
+// is found; two that each lose alone but win together are not). When a task's choice is set aside
+// and the database then offers another run's searched choice for it (compile takes the fastest
+// alone over the runs), that one is checked next, until a choice is kept or the default runs.
 //
 //   std::vector<ChoiceCheck> checks = check_choices_in_model(opt, target, tasks, db, options, print);
 #pragma once

@@ -463,6 +463,21 @@ TEST_CASE("tune-model's check in the model keeps a choice or records the default
                                    ", whose selection chose the default: the default runs)"});
     CHECK(check_choices_in_model(opt, Target::host(), tasks, db, options).empty());  // nothing left to check
   }
+  SECTION("another run's choice, which compile takes once the first is set aside, is checked too") {
+    search::RunKey other = searched->run;
+    other.seed += 1;
+    db.append_selection({{other, searched->candidate, searched->config, "search", 3, 11.0, 1.0, true, ""},
+                         {other, fallback, task.space().to_json(fallback), "default", 3, 12.5, 1.0, false, ""}});
+    options.margin = 0.99;
+    std::vector<ChoiceCheck> checks = check_choices_in_model(opt, Target::host(), tasks, db, options);
+    REQUIRE(checks.size() == 2);  // the first run's choice (10 us alone), then the other's (11 us)
+    CHECK((!checks[0].kept && !checks[1].kept));
+    CHECK((checks[0].ratio > 0 && checks[1].ratio > 0));
+    CHECK(compile_and_check(g, path) ==
+          std::vector<std::string>{"tuned (record " + fallback.str() +
+                                   ", whose selection chose the default: the default runs)"});
+    CHECK(check_choices_in_model(opt, Target::host(), tasks, db, options).empty());
+  }
   SECTION("a choice the model gains the margin from stays") {
     options.margin = -100;  // kept unless the model runs 101 times slower with it
     std::vector<ChoiceCheck> checks = check_choices_in_model(opt, Target::host(), tasks, db, options);
