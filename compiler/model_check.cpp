@@ -14,6 +14,7 @@
 #include "search/measure/model_sandbox.h"
 #include "search/tuned_config.h"
 #include "support/error.h"
+#include "support/statistics.h"
 #include "support/timing.h"
 
 namespace tessel {
@@ -95,9 +96,13 @@ ChoiceCheck measure_choice(const std::string& with, const std::string& without, 
   check.ratio = r.median_us;
   check.low = r.min_us;
   check.high = r.max_us;
+  MedianInterval interval = median_interval(ratios, 0.95);
+  check.median_low = interval.low;
+  check.median_high = interval.high;
+  check.confidence = interval.coverage;
   check.with_ms = summarize(with_us).median_us / 1e3;
   check.without_ms = summarize(without_us).median_us / 1e3;
-  check.kept = check.ratio <= 1 - options.margin;
+  check.kept = check.median_high <= 1 - options.margin;
   return check;
 }
 

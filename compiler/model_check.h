@@ -5,7 +5,7 @@
 // faster alone, the tuned model 1.117x the untuned time). So each choice is also timed where it
 // runs: the model compiled with it and with its groups on their default schedule, the two modules
 // compared and timed in alternation in the sandbox (search/measure/model_sandbox.h), and the
-// choice kept only if the model is faster with it by a margin. A choice set aside is recorded in
+// choice kept only if the model is faster with it beyond the rounds' noise. A choice set aside is recorded in
 // the database as its run's choice of the default (its latest selection's default candidate,
 // chosen), where `tessel compile --records` finds it.
 //
@@ -32,17 +32,20 @@ namespace tessel {
 struct ModelCheckOptions {
   search::RunOptions run;  // threads, warm-up and timed runs per model and round, tolerance, time limit
   int rounds = 30;         // alternating rounds per choice
-  // A choice is kept only when the model's median time over the rounds with it is at most 1 - margin
-  // of its time with the default.
-  double margin = 0.01;
+  // A choice is kept only when the model with it is faster than with the default by `margin`, beyond
+  // the noise: the ratio of their times, per round, has a median whose 95% interval (the sign test's,
+  // support/statistics.h) lies at or below 1 - margin. Fewer than 6 rounds cannot show 95%; their
+  // interval is the whole range.
+  double margin = 0;
 };
 
 struct ChoiceCheck {
   std::string workload;  // the task's workload
   std::string record;    // the chosen configuration's record ("#42")
   // Median and range over the rounds of (model time with the choice) / (model time with the
-  // default); 0 when not measured.
+  // default), and the median's interval (its coverage in `confidence`); 0 when not measured.
   double ratio = 0, low = 0, high = 0;
+  double median_low = 0, median_high = 0, confidence = 0;
   double with_ms = 0, without_ms = 0;  // the medians of the two models' times over the rounds
   bool kept = false;
   std::string note;  // when not measured: why (the modules differ in their outputs, the runner died)

@@ -34,7 +34,7 @@ struct TuneModelArgs : SearchArgs {
   std::vector<std::string> scheduler_params;
   int64_t round = 16;
   int64_t model_rounds = 30;
-  double model_margin_pct = 1;
+  double model_margin_pct = 0;
   bool json = false;
   bool any_split = false;  // --any-thread-split
 };
@@ -127,12 +127,33 @@ void print_selection(size_t i, const std::vector<search::WeightedTask>& tasks,
 void print_check(const ChoiceCheck& c) {
   std::cout << "in the model: " << c.workload << " (record " << c.record << "): ";
   if (c.ratio > 0)
-    std::cout << std::fixed << std::setprecision(3) << c.ratio << " of the model's time with the default (" << c.low
-              << "-" << c.high << " over the rounds; " << c.with_ms << " vs " << c.without_ms << " ms)"
-              << std::defaultfloat;
+    std::cout << std::fixed << std::setprecision(3) << c.ratio << " of the model's time with the default (median "
+              << c.median_low << "-" << c.median_high << " at " << std::setprecision(0) << 100 * c.confidence
+              << "% confidence; " << std::setprecision(3) << c.low << "-" << c.high << " over the rounds; "
+              << c.with_ms << " vs " << c.without_ms << " ms)" << std::defaultfloat;
   else
     std::cout << "not measured: " << c.note;
   std::cout << (c.kept ? ": kept" : ": set aside, the default runs") << "\n";
+}
+
+// The task's check in the model ("model_check": the last, which decided what runs) and, where a
+// database of several runs of the task offered more than one choice, the earlier ones.
+void add_model_checks(nlohmann::json& task, const std::string& workload, const std::vector<ChoiceCheck>& checks) {
+  std::vector<nlohmann::json> of_task;
+  for (const ChoiceCheck& c : checks)
+    if (c.workload == workload)
+      of_task.push_back({{"record", c.record},
+                         {"ratio", c.ratio},
+                         {"low", c.low},
+                         {"high", c.high},
+                         {"median_low", c.median_low},
+                         {"median_high", c.median_high},
+                         {"confidence", c.confidence},
+                         {"kept", c.kept},
+                         {"note", c.note}});
+  if (of_task.empty()) return;
+  task["model_check"] = of_task.back();
+  if (of_task.size() > 1) task["earlier_model_checks"] = std::vector<nlohmann::json>(of_task.begin(), of_task.end() - 1);
 }
 
 void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>& tasks,
@@ -152,10 +173,7 @@ void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>&
       line["tasks"].back()["chosen_us"] = c->median_us;
       line["tasks"].back()["chosen_origin"] = c->origin;
     }
-    for (const ChoiceCheck& c : checks)
-      if (c.workload == done[i].name)
-        line["tasks"].back()["model_check"] = {{"ratio", c.ratio}, {"low", c.low},   {"high", c.high},
-                                               {"kept", c.kept},   {"note", c.note}};
+    add_model_checks(line["tasks"].back(), done[i].name, checks);
   }
   int untuned = 0;
   line["trials"] = trials;
@@ -249,7 +267,8 @@ void add_tune_model_command(CLI::App& app) {
                     Allowed::at_least(0).at_most(1000));
   add_number_option(cmd, "--model-margin", args->model_margin_pct,
                     "keep a choice only if the model takes at most 100 - this many percent of its time with the "
-                    "default (median over the rounds)",
+                    "default, at 95% confidence (the median over the rounds of the ratio of the two, by the sign test; "
+                    "0: faster beyond the noise)",
                     Allowed::at_least(0).at_most(50));
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");

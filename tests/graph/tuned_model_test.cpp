@@ -186,7 +186,7 @@ TEST_CASE("tuned models: exact and nearest records apply to the groups, visibly,
   SECTION("a record whose selection chose the template's default runs today's default schedule") {
     search::RecordsDb db = search::RecordsDb::open(path);
     search::TrialRecord trial = db.best_per_task().at(0);
-    search::SelectionRecord chose_default{trial.run, trial.candidate, trial.config, "default", 3, 10.0, 1.0, true};
+    search::SelectionRecord chose_default{trial.run, trial.candidate, trial.config, "default", 3, 10.0, 1.0, true, ""};
     db.append_selection({chose_default});
     std::string won = "tuned (record " + trial.candidate.str() + ", whose selection chose the default: the default runs)";
     CHECK(compile_and_check(dense_model(12), path) == std::vector<std::string>{won});
@@ -456,6 +456,9 @@ TEST_CASE("tune-model's check in the model keeps a choice or records the default
     CHECK(checks[0].record == searched->candidate.str());
     CHECK(checks[0].note == "");
     CHECK((checks[0].low <= checks[0].ratio && checks[0].ratio <= checks[0].high && checks[0].ratio > 0));
+    // two rounds cannot show 95%: the median's interval is their range, at 50%
+    CHECK((checks[0].median_low == checks[0].low && checks[0].median_high == checks[0].high));
+    CHECK(checks[0].confidence == Approx(0.5));
     CHECK((checks[0].with_ms > 0 && checks[0].without_ms > 0));
     CHECK_FALSE(checks[0].kept);
     CHECK(compile_and_check(g, path) ==
@@ -479,7 +482,7 @@ TEST_CASE("tune-model's check in the model keeps a choice or records the default
     CHECK(check_choices_in_model(opt, Target::host(), tasks, db, options).empty());
   }
   SECTION("a choice the model gains the margin from stays") {
-    options.margin = -100;  // kept unless the model runs 101 times slower with it
+    options.margin = -100;  // kept unless a round runs the model 101 times slower with it
     std::vector<ChoiceCheck> checks = check_choices_in_model(opt, Target::host(), tasks, db, options);
     REQUIRE(checks.size() == 1);
     CHECK(checks[0].kept);
