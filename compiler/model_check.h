@@ -5,9 +5,9 @@
 // faster alone, the tuned model 1.117x the untuned time). So each choice is also timed where it
 // runs: the model compiled with it and with its groups on their default schedule, the two modules
 // compared and timed in alternation in the sandbox (search/measure/model_sandbox.h), and the
-// choice kept only if the model is faster with it beyond the rounds' noise. A choice set aside is recorded in
-// the database as its run's choice of the default (its latest selection's default candidate,
-// chosen), where `tessel compile --records` finds it.
+// choice kept only if the model is faster with it beyond the rounds' noise. A choice set aside is
+// recorded in the database as its run's choice of the default (its latest selection's default
+// candidate, chosen), where `tessel compile --records` finds it.
 //
 // The choices are checked one at a time, in the order of the model's tasks, each against the
 // model as the checks before it left it (greedy: a choice that loses only beside another, kept,

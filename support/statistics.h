@@ -9,7 +9,7 @@ namespace tessel {
 // probability `coverage`.
 struct MedianInterval {
   double low = 0, high = 0;
-  double coverage = 0;  // 1 - 2 P(Binomial(n, 1/2) < rank of low)
+  double coverage = 0;  // 1 - 2 P(Binomial(n, 1/2) < k), low being the k-th smallest sample
 };
 
 // The narrowest interval of order statistics, symmetric in rank, whose coverage is at least
