@@ -9,6 +9,7 @@
 // result's "profile" too. The measurement (tools/model_bench.h) is also a model experiment's.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -27,6 +28,7 @@
 #include "frontends/onnx/onnx_importer.h"
 #include "runtime/thread_pool.h"
 #include "support/error.h"
+#include "support/statistics.h"
 #include "support/timing.h"
 #include "tools/commands.h"
 #include "tools/model_bench.h"
@@ -187,11 +189,26 @@ void print_profile(const nlohmann::json& calls, int runs, const Roofline& roof) 
     std::printf("  %9.1f us  %3d calls  %s\n", above[i].second.first, above[i].second.second, above[i].first.c_str());
 }
 
+// The speedup of each alternating pair of samples (libtorch's over Tessel's, taken back to back, so
+// under the same load) and the 95% interval of their median: how far the machine's noise leaves the
+// speedup in doubt.
+void add_paired_speedup(const std::vector<double>& tessel_us, const std::vector<double>& torch_us,
+                        nlohmann::json& result) {
+  std::vector<double> speedups;
+  for (size_t i = 0; i < tessel_us.size(); ++i) speedups.push_back(torch_us[i] / tessel_us[i]);
+  MedianInterval interval = median_interval(speedups, 0.95);
+  result["speedup_low"] = interval.low;
+  result["speedup_high"] = interval.high;
+  result["speedup_confidence"] = interval.coverage;
+}
+
 void print_bench(const nlohmann::json& r, int repeats) {
   std::cout << r["model"].get<std::string>() << ": tessel " << r["tessel_ms"].get<double>() << " ms (spread "
             << r["tessel_spread_pct"].get<double>() << "%), libtorch " << r["baseline_ms"].get<double>()
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
-            << "x; " << r["threads"].get<int>() << " threads, " << repeats
+            << "x (the pairs' median " << r["speedup_low"].get<double>() << "-" << r["speedup_high"].get<double>()
+            << " at " << std::lround(100 * r["speedup_confidence"].get<double>()) << "% confidence); "
+            << r["threads"].get<int>() << " threads, " << repeats
             << " samples each, alternating; target " << r["target"].get<std::string>() << ", libtorch's oneDNN "
             << r["baseline_isa"].get<std::string>() << "; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
@@ -266,6 +283,7 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
     result["baseline_ms"] = b.median_us / 1e3;
     result["baseline_spread_pct"] = b.spread_pct;
     result["speedup"] = b.median_us / t.median_us;
+    add_paired_speedup(tessel_us, torch_us, result);
     result["speedup_at_peak"] = b.median_us / 1e3 / peak_ms;
     compare_outputs(exec.output(0), torch->forward(x), result);
   }

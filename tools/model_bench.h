@@ -21,9 +21,10 @@ struct ModelBenchOptions {
 };
 
 // {"model", "tessel_ms", "tessel_spread_pct", "baseline": "libtorch", "baseline_ms", "baseline_spread_pct",
-// "speedup", "max_abs_diff", "max_rel_diff", "correct", "threads", "target", "baseline_isa" (the ISA
-// oneDNN, which runs libtorch's convolutions, ran), "passes", "records", "flops" (the
-// anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
+// "speedup", "speedup_low", "speedup_high", "speedup_confidence" (the interval of the median speedup
+// of the alternating pairs of samples, support/statistics.h), "max_abs_diff", "max_rel_diff",
+// "correct", "threads", "target", "baseline_isa" (the ISA oneDNN, which runs libtorch's
+// convolutions, ran), "passes", "records", "flops" (the anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
 // threads, median of samples taken between the model's: benchmarks/fma_peak.h)}; without libtorch,
 // no baseline keys. UserError for a bad model, TorchScript file or database.
 // `after` (when set) sees the result, the executor and the module's graph JSON once measured (the

@@ -443,6 +443,8 @@ keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_dif
 assert keys <= obj.keys(), keys - obj.keys()
 assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
 assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
+# the pairs of samples: with 3 the interval of their median speedup is their range, at 1 - 2/2^3
+assert 0 < obj["speedup_low"] <= obj["speedup_high"] and abs(obj["speedup_confidence"] - 0.75) < 1e-9, obj
 # the bound: the operations performed (the nominal ones of all but the Winograd kernels) at the peak
 nominal_ms = obj["flops"] / obj["peak_gflops"] * 1e-6
 assert 0 < obj["peak_ms"] <= nominal_ms * (1 + 1e-9), obj
