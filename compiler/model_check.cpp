@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "compiler/compile_model.h"
 #include "search/measure/model_sandbox.h"
@@ -122,10 +123,11 @@ void record_default(search::RecordsDb& db, const search::TunedConfig& tuned, Cho
 // so far left it, exported.
 class ModelChecker {
  public:
+  // `records` are those read from `db`.
   ModelChecker(const graph::OptimizedGraph& opt, const Target& target, search::RecordsDb& db,
-               const ModelCheckOptions& options)
+               search::TunedRecords records, const ModelCheckOptions& options)
       : opt_(opt), target_(target), db_(db), options_(options), inputs_(model_inputs(opt.graph)),
-        records_(std::make_unique<search::TunedRecords>(db)), current_(records_.get()) {
+        records_(std::make_unique<search::TunedRecords>(std::move(records))), current_(records_.get()) {
     folder_ = export_next(compile_model(opt_, target_, current_), model_);
   }
 
@@ -136,8 +138,12 @@ class ModelChecker {
                   const std::function<void(const ChoiceCheck&)>& on_check) {
     const std::string& workload = task.task.workload().name;
     std::vector<search::RunKey> runs_set_aside;
+    auto unchecked = [&](const std::optional<search::TunedConfig>& c) {
+      return c && std::none_of(runs_set_aside.begin(), runs_set_aside.end(),
+                               [&](const search::RunKey& r) { return r.same_run(c->run); });
+    };
     std::optional<search::TunedConfig> choice = searched_choice(task, *records_);
-    while (choice && !is_set_aside(runs_set_aside, choice->run) && runs_record_of(model_, workload)) {
+    while (unchecked(choice) && runs_record_of(model_, workload)) {
       CompileOptions without = current_;
       without.default_workloads.push_back(workload);
       CompiledModel candidate;
@@ -152,7 +158,7 @@ class ModelChecker {
       runs_set_aside.push_back(choice->run);
       reread_records();
       choice = searched_choice(task, *records_);
-      if (choice && !is_set_aside(runs_set_aside, choice->run)) {
+      if (unchecked(choice)) {
         folder_ = export_next(compile_model(opt_, target_, current_), model_);  // the model with the next choice
       } else {
         current_.default_workloads.push_back(workload);
@@ -163,10 +169,6 @@ class ModelChecker {
   }
 
  private:
-  static bool is_set_aside(const std::vector<search::RunKey>& runs, const search::RunKey& run) {
-    return std::any_of(runs.begin(), runs.end(), [&](const search::RunKey& r) { return r.same_run(run); });
-  }
-
   void reread_records() {
     records_ = std::make_unique<search::TunedRecords>(db_);
     current_.records = records_.get();
@@ -205,7 +207,7 @@ std::vector<ChoiceCheck> check_choices_in_model(const graph::OptimizedGraph& opt
         return searched_choice(t, records).has_value();
       }))
     return checks;
-  ModelChecker checker(opt, target, db, options);
+  ModelChecker checker(opt, target, db, std::move(records), options);
   for (const search::WeightedTask& task : tasks) checker.check_task(task, checks, on_check);
   return checks;
 }
