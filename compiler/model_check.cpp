@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "compiler/compile_model.h"
+#include "compiler/model_tasks.h"
 #include "search/measure/model_sandbox.h"
 #include "search/tuned_config.h"
 #include "support/error.h"
@@ -82,6 +83,7 @@ std::string why_unmeasured(const search::ModelTimings& t) {
 ChoiceCheck measure_choice(const std::string& with, const std::string& without, const std::vector<NamedArray>& inputs,
                            const ModelCheckOptions& options) {
   ChoiceCheck check;
+  check.threads = options.run.threads;
   search::ModelTimings t = search::time_models({with, without}, inputs, options.run, options.rounds);
   if (!t.ok(options.rounds)) {
     check.note = why_unmeasured(t);
@@ -209,6 +211,26 @@ std::vector<ChoiceCheck> check_choices_in_model(const graph::OptimizedGraph& opt
     return checks;
   ModelChecker checker(opt, target, db, std::move(records), options);
   for (const search::WeightedTask& task : tasks) checker.check_task(task, checks, on_check);
+  return checks;
+}
+
+std::vector<ChoiceCheck> check_choices_at_thread_counts(const graph::Graph& g, const std::vector<std::string>& pipeline,
+                                                        const Target& target, const std::vector<int>& thread_counts,
+                                                        search::RecordsDb& db, const ModelCheckOptions& options,
+                                                        const std::function<void(const ChoiceCheck&)>& on_check) {
+  for (int threads : thread_counts)
+    if (threads < 1) user_error("the check in the model runs on at least one thread; ", threads, " were asked for");
+  std::vector<ChoiceCheck> checks;
+  for (int threads : thread_counts) {
+    Target at_count = target.with_threads(threads);
+    graph::OptimizedGraph opt = graph::optimize_graph(g, pipeline, at_count);
+    ModelCheckOptions at_options = options;
+    at_options.run.threads = threads;
+    std::vector<std::string> untunable;  // tune-model said so; their workloads have no records to check
+    std::vector<search::WeightedTask> tasks = model_tasks(opt, at_count, &untunable);
+    std::vector<ChoiceCheck> at = check_choices_in_model(opt, at_count, tasks, db, at_options, on_check);
+    checks.insert(checks.end(), at.begin(), at.end());
+  }
   return checks;
 }
 

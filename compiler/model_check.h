@@ -15,7 +15,13 @@
 // and the database then offers another run's searched choice for it (compile takes the fastest
 // alone over the runs), that one is checked next, until a choice is kept or the default runs.
 //
+// A record serves every thread count (the target's key has none), but a choice that gains on two
+// threads can lose on one (stop 50: a Winograd choice kept on two threads ran the model at 1.025 of
+// its default's time on one). check_choices_at_thread_counts checks at each count a module will
+// run on.
+//
 //   std::vector<ChoiceCheck> checks = check_choices_in_model(opt, target, tasks, db, options, print);
+//   checks = check_choices_at_thread_counts(graph, pipeline, target, {2, 1}, db, options, print);
 #pragma once
 #include <functional>
 #include <string>
@@ -47,6 +53,7 @@ struct ChoiceCheck {
   double ratio = 0, low = 0, high = 0;
   double median_low = 0, median_high = 0, confidence = 0;
   double with_ms = 0, without_ms = 0;  // the medians of the two models' times over the rounds
+  int threads = 0;                     // the threads the models ran on (options.run.threads)
   bool kept = false;
   std::string note;  // when not measured: why (the modules differ in their outputs, the runner died)
 };
@@ -59,5 +66,15 @@ std::vector<ChoiceCheck> check_choices_in_model(const graph::OptimizedGraph& opt
                                                 const std::vector<search::WeightedTask>& tasks, search::RecordsDb& db,
                                                 const ModelCheckOptions& options,
                                                 const std::function<void(const ChoiceCheck&)>& on_check = {});
+
+// check_choices_in_model at each of `thread_counts` in turn, in that order, with `g` optimized by
+// `pipeline` for `target` on that many threads (the passes size blocks and shares for the threads)
+// and its tasks found anew. A choice stays only if the model gains from it at every count: one set
+// aside at a count is not checked at the later ones. (A choice another run offers once the first is
+// set aside is checked from that count on.) Throws UserError for a count below 1.
+std::vector<ChoiceCheck> check_choices_at_thread_counts(const graph::Graph& g, const std::vector<std::string>& pipeline,
+                                                        const Target& target, const std::vector<int>& thread_counts,
+                                                        search::RecordsDb& db, const ModelCheckOptions& options,
+                                                        const std::function<void(const ChoiceCheck&)>& on_check = {});
 
 }  // namespace tessel

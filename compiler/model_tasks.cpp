@@ -38,7 +38,8 @@ std::string task_for(const search::WorkloadSpec& w, const graph::Graph& g, const
 
 }  // namespace
 
-std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target) {
+std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target,
+                                              std::vector<std::string>* notes) {
   std::vector<search::WeightedTask> tasks;
   std::unordered_map<std::string, size_t> by_key;
   std::unordered_set<std::string> untunable;
@@ -52,7 +53,9 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
       if (!why.empty()) {  // not a task: its records could not apply
         by_key.erase(it);
         untunable.insert(w->key());
-        std::cerr << "note: " << w->name << " is not tuned: " << why << "\n";
+        std::string note = "note: " + w->name + " is not tuned: " + why;
+        if (notes) notes->push_back(note);
+        else std::cerr << note << "\n";
         continue;
       }
     }

@@ -6,6 +6,7 @@
 //   for (const search::WeightedTask& t : model_tasks(opt, Target::host()))
 //     std::cout << t.task.workload().name << " x" << t.weight << "\n";   // conv2d:1,64,56,56,64,3,1,1 x4
 #pragma once
+#include <string>
 #include <vector>
 
 #include "passes/graph/graph_pass.h"
@@ -18,7 +19,8 @@ namespace tessel {
 // space for `target`, in the order their first group comes in the graph. A workload whose template
 // cannot be made for the target, or cannot schedule its group at any configuration (so that no
 // record of it would apply: a dense_packed group packed in a panel width the GEMM template lacks),
-// is left out with a note on stderr.
-std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target);
+// is left out with a note: on stderr, or appended to `notes` when given.
+std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target,
+                                              std::vector<std::string>* notes = nullptr);
 
 }  // namespace tessel

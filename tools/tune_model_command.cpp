@@ -35,6 +35,7 @@ struct TuneModelArgs : SearchArgs {
   int64_t round = 16;
   int64_t model_rounds = 30;
   double model_margin_pct = 0;
+  std::vector<int> model_threads;  // empty: --threads
   bool json = false;
   bool any_split = false;  // --any-thread-split
 };
@@ -125,7 +126,8 @@ void print_selection(size_t i, const std::vector<search::WeightedTask>& tasks,
 
 // One line per choice checked in the model.
 void print_check(const ChoiceCheck& c) {
-  std::cout << "in the model: " << c.workload << " (record " << c.record << "): ";
+  std::cout << "in the model on " << c.threads << (c.threads == 1 ? " thread: " : " threads: ") << c.workload
+            << " (record " << c.record << "): ";
   if (c.ratio > 0)
     std::cout << std::fixed << std::setprecision(3) << c.ratio << " of the model's time with the default (median "
               << c.median_low << "-" << c.median_high << " at " << std::setprecision(0) << 100 * c.confidence
@@ -143,6 +145,7 @@ void add_model_checks(nlohmann::json& task, const std::string& workload, const s
   for (const ChoiceCheck& c : checks)
     if (c.workload == workload)
       of_task.push_back({{"record", c.record},
+                         {"threads", c.threads},
                          {"ratio", c.ratio},
                          {"low", c.low},
                          {"high", c.high},
@@ -181,20 +184,22 @@ void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>&
   std::cout << line.dump() << "\n";
 }
 
-// The selections' searched choices timed in the model (--model-rounds; none with 0).
-std::vector<ChoiceCheck> check_in_model(const TuneModelArgs& a, const graph::OptimizedGraph& opt, const Target& target,
-                                        const std::vector<search::WeightedTask>& tasks, search::RecordsDb& db) {
+// The selections' searched choices timed in the model (--model-rounds; none with 0), on each of
+// --model-threads.
+std::vector<ChoiceCheck> check_in_model(const TuneModelArgs& a, const graph::Graph& g, const Target& target,
+                                        search::RecordsDb& db) {
   if (a.model_rounds == 0) return {};
   ModelCheckOptions check;
   check.run.repeats = a.repeats;
   check.run.timeout_s = a.timeout_s;
-  check.run.threads = a.threads;
   check.rounds = static_cast<int>(a.model_rounds);
   check.margin = a.model_margin_pct / 100;
-  return check_choices_in_model(opt, target, tasks, db, check, [](const ChoiceCheck& c) {
-    print_check(c);
-    std::cout.flush();
-  });
+  std::vector<int> threads = a.model_threads.empty() ? std::vector<int>{a.threads} : a.model_threads;
+  return check_choices_at_thread_counts(g, graph::parse_pipeline(a.passes), target, threads, db, check,
+                                        [](const ChoiceCheck& c) {
+                                          print_check(c);
+                                          std::cout.flush();
+                                        });
 }
 
 void tune_model(const TuneModelArgs& a) {
@@ -212,8 +217,8 @@ void tune_model(const TuneModelArgs& a) {
   options.run_label = run_label(options.strategy, "template", options.tune.measure);
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
-  graph::OptimizedGraph opt =
-      graph::optimize_graph(frontend::import_onnx(a.model), graph::parse_pipeline(a.passes), target);
+  graph::Graph g = frontend::import_onnx(a.model);
+  graph::OptimizedGraph opt = graph::optimize_graph(g, graph::parse_pipeline(a.passes), target);
   std::vector<search::WeightedTask> tasks = model_tasks(opt, target);
   if (tasks.empty())
     user_error("tune-model: '", a.model, "' has no group whose anchor operator has a schedule template ",
@@ -239,7 +244,7 @@ void tune_model(const TuneModelArgs& a) {
         print_selection(i, tasks, c);
         std::cout.flush();
       });
-  std::vector<ChoiceCheck> checks = check_in_model(a, opt, target, tasks, db);
+  std::vector<ChoiceCheck> checks = check_in_model(a, g, target, db);
   std::cout << "compile with the results: tessel compile " << a.model << " -o OUT --records " << a.db
             << (a.passes.empty() ? "" : " --passes " + a.passes) << "\n";
   if (a.json) print_json(a, tasks, done, selected, checks);
@@ -270,6 +275,11 @@ void add_tune_model_command(CLI::App& app) {
                     "default, at 95% confidence (the median over the rounds of the ratio of the two, by the sign test; "
                     "0: faster beyond the noise)",
                     Allowed::at_least(0).at_most(50));
+  cmd->add_option("--model-threads", args->model_threads,
+                  "check the choices in the model on each of these thread counts in turn (a comma list; default: "
+                  "--threads): a choice stays only if the model gains from it on every count")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");
   cmd->add_flag("--json", args->json, "end with one JSON line: the tasks, their trials and best latencies");
   cmd->add_flag("--any-thread-split", args->any_split,

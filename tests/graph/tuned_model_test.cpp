@@ -488,4 +488,22 @@ TEST_CASE("tune-model's check in the model keeps a choice or records the default
     CHECK(checks[0].kept);
     CHECK(compile_and_check(g, path) == std::vector<std::string>{"tuned (record " + searched->candidate.str() + ")"});
   }
+  SECTION("on several thread counts a choice stays only if it gains on each, and is not checked after it lost") {
+    options.margin = -100;
+    std::vector<ChoiceCheck> kept =
+        check_choices_at_thread_counts(g, default_pipeline(), Target::host(), {2, 1}, db, options);
+    REQUIRE(kept.size() == 2);
+    CHECK((kept[0].threads == 2 && kept[1].threads == 1));
+    CHECK((kept[0].kept && kept[1].kept && kept[0].record == kept[1].record));
+    options.margin = 0.99;
+    std::vector<ChoiceCheck> lost =
+        check_choices_at_thread_counts(g, default_pipeline(), Target::host(), {1, 2}, db, options);
+    REQUIRE(lost.size() == 1);  // set aside on one thread, so the default runs on two as well
+    CHECK((lost[0].threads == 1 && !lost[0].kept));
+    CHECK(compile_and_check(g, path) ==
+          std::vector<std::string>{"tuned (record " + fallback.str() +
+                                   ", whose selection chose the default: the default runs)"});
+    CHECK_THROWS_WITH(check_choices_at_thread_counts(g, default_pipeline(), Target::host(), {0}, db, options),
+                      Catch::Contains("at least one thread"));
+  }
 }

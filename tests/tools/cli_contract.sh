@@ -345,7 +345,7 @@ rm -rf "$work"
 # offer: tune-model leaves it out with a note (docs/graph.md), and its 4 tasks share the 5 trials.
 work=$(mktemp -d)
 tune_model=(tune-model "$models/dqn.onnx" --db "$work/dqn.db" --trials 5 --round 1 --repeats 1
-            --scheduler round_robin --select 1 --model-rounds 3 --json)
+            --scheduler round_robin --select 1 --model-rounds 3 --model-threads 2,1 --json)
 if "$tessel" "${tune_model[@]}" > "$work/first.txt" 2> "$work/first.err" &&
    "$tessel" "${tune_model[@]}" 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
@@ -367,8 +367,14 @@ for c in checks:
     measured = measured and abs(c["confidence"] - 0.75) < 1e-9  # three rounds: their range, 1 - 2/2^3
     assert measured or (c["ratio"] == 0 and c["note"] and not c["kept"]), c
     assert c["kept"] == (measured and c["median_high"] <= 1), c
-lines = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith("in the model: ")]
-assert len(lines) == len(checks), (lines, checks)
+# on two threads, then on one for the choices kept on two
+of_tasks = [t.get("earlier_model_checks", []) + [t["model_check"]] for t in first["tasks"] if "model_check" in t]
+for task_checks in of_tasks:
+    assert [c["threads"] for c in task_checks] == [2, 1][:len(task_checks)], task_checks
+    assert task_checks[0]["kept"] or len(task_checks) == 1, task_checks
+lines = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith("in the model on ")]
+assert len(lines) == sum(len(c) for c in of_tasks), (lines, of_tasks)
+assert all(l.startswith(("in the model on 2 threads: ", "in the model on 1 thread: ")) for l in lines), lines
 searched = lambda run: [(t["workload"], t["trials"], t["best_us"]) for t in run["tasks"]]
 assert searched(again) == searched(first), (first, again)
 # the pace: the time of the trials measured here (one a round), and the rest of the budget at it
@@ -425,6 +431,7 @@ expect_bad_args "compile --require-tuned without --records" compile "$models/dqn
 expect_bad_args "compile: missing records database" compile "$models/dqn.onnx" -o "$work/x" --records /nonexistent.db
 expect_bad_args "tune-model: no --db" tune-model "$models/dqn.onnx"
 expect_bad_args "tune-model: negative --model-rounds" tune-model "$models/dqn.onnx" --db "$work/x.db" --model-rounds -1
+expect_bad_args "tune-model: --model-threads 0" tune-model "$models/dqn.onnx" --db "$work/x.db" --model-threads 2,0
 expect_bad_args "tune-model: missing model" tune-model /nonexistent.onnx --db "$work/x.db"
 expect_bad_args "tune-model: unknown scheduler" tune-model "$models/dqn.onnx" --db "$work/x.db" --scheduler nope
 expect_message "tune-model: bad scheduler parameter" "alpha" \
