@@ -5,8 +5,8 @@
 // per round for the task tuned and one for the model; re-running resumes (the budget counts the
 // trials already recorded). Each task ends with tessel tune's final selection (--select, on by
 // default), and each searched choice is then timed in the compiled model against its default
-// (--model-rounds; compiler/model_check.h); the choices that stay are what `tessel compile
-// model.onnx --records runs.db` then runs.
+// (--model-rounds, on each of --model-threads; compiler/model_check.h); the choices that stay are
+// what `tessel compile model.onnx --records runs.db` then runs.
 #include <chrono>
 #include <iomanip>
 #include <iostream>

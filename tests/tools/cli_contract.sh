@@ -359,7 +359,9 @@ assert any(t["workload"].startswith("winograd:") for t in first["tasks"]), first
 assert all(t["chosen_origin"] in ("search", "default") and t["chosen_us"] > 0 for t in first["tasks"]), first
 # the check in the model: each searched choice timed against its default in the model, kept only
 # where the 95% interval of the median is below 1 (the default --model-margin, 0), one line each
-checks = [t["model_check"] for t in first["tasks"] if "model_check" in t]
+# (on two threads, then on one for the choices kept on two)
+of_tasks = [t.get("earlier_model_checks", []) + [t["model_check"]] for t in first["tasks"] if "model_check" in t]
+checks = [c for task_checks in of_tasks for c in task_checks]
 assert all(t["chosen_origin"] == "search" for t in first["tasks"] if "model_check" in t), first
 for c in checks:
     measured = c["ratio"] > 0 and c["note"] == "" and c["record"].startswith("#")
@@ -367,13 +369,11 @@ for c in checks:
     measured = measured and abs(c["confidence"] - 0.75) < 1e-9  # three rounds: their range, 1 - 2/2^3
     assert measured or (c["ratio"] == 0 and c["note"] and not c["kept"]), c
     assert c["kept"] == (measured and c["median_high"] <= 1), c
-# on two threads, then on one for the choices kept on two
-of_tasks = [t.get("earlier_model_checks", []) + [t["model_check"]] for t in first["tasks"] if "model_check" in t]
 for task_checks in of_tasks:
     assert [c["threads"] for c in task_checks] == [2, 1][:len(task_checks)], task_checks
     assert task_checks[0]["kept"] or len(task_checks) == 1, task_checks
 lines = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith("in the model on ")]
-assert len(lines) == sum(len(c) for c in of_tasks), (lines, of_tasks)
+assert len(lines) == len(checks), (lines, checks)
 assert all(l.startswith(("in the model on 2 threads: ", "in the model on 1 thread: ")) for l in lines), lines
 searched = lambda run: [(t["workload"], t["trials"], t["best_us"]) for t in run["tasks"]]
 assert searched(again) == searched(first), (first, again)
