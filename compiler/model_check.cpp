@@ -226,7 +226,7 @@ std::vector<ChoiceCheck> check_choices_at_thread_counts(const graph::Graph& g, c
     graph::OptimizedGraph opt = graph::optimize_graph(g, pipeline, at_count);
     ModelCheckOptions at_options = options;
     at_options.run.threads = threads;
-    std::vector<std::string> untunable;  // tune-model said so; their workloads have no records to check
+    std::vector<std::string> untunable;  // no record of theirs can apply, so nothing to check or to note again
     std::vector<search::WeightedTask> tasks = model_tasks(opt, at_count, &untunable);
     std::vector<ChoiceCheck> at = check_choices_in_model(opt, at_count, tasks, db, at_options, on_check);
     checks.insert(checks.end(), at.begin(), at.end());
