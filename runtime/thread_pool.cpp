@@ -1,10 +1,14 @@
-// A static-partition thread pool whose idle workers spin briefly, then sleep on a condition
-// variable. One job runs at a time: the caller publishes it by bumping a generation counter, runs
-// chunks itself, and waits until every chunk is done.
+// A thread pool of static shares that balances at the end: each thread owns one contiguous share
+// of a job and runs it front to back in slices; a thread done with its own share takes slices from
+// the back of another's. Idle workers spin briefly, then sleep on a condition variable. One job
+// runs at a time: the caller publishes it by bumping a generation counter, runs its share (and
+// any it can take), and waits until every share is done.
 #include "runtime/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -23,6 +27,10 @@ namespace {
 // Spinning this many rounds (a few microseconds) catches back-to-back parallel loops without
 // holding a shared core for long when the pool is idle.
 constexpr int kSpinRounds = 2000;
+
+// Slices per share: enough that a thread done early can take a fair part of a slowed one's share,
+// few enough that claiming stays a small cost next to a slice of a kernel's loop.
+constexpr int kDefaultSlicesPerThread = 8;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -49,14 +57,40 @@ struct Job {
   void* data = nullptr;
 };
 
-// The chunks of a job are fixed (chunk c of T covers [n*c/T, n*(c+1)/T)), but which thread runs
-// which is decided by claiming: the caller and the workers claim chunks until none are left. On
-// a shared machine a worker may not get a core for milliseconds; the caller then runs that
-// worker's chunk itself instead of waiting for it.
+// One thread's share of a job: the iterations [front, back) nobody has claimed yet, in one word so
+// that its owner (taking slices from the front) and a thief (from the back) each claim with one
+// compare-and-swap, and how many of its iterations are not finished yet. On a line of its own: the
+// owner claims without touching another core's lines.
+struct alignas(64) Share {
+  std::atomic<uint64_t> unclaimed{0};
+  std::atomic<int64_t> unfinished{0};
+};
+
+uint64_t pack_range(int64_t front, int64_t back) { return uint64_t(front) << 32 | uint64_t(back); }
+int64_t range_front(uint64_t word) { return int64_t(word >> 32); }
+int64_t range_back(uint64_t word) { return int64_t(word & 0xffffffffu); }
+
+// Claims up to `slice` iterations of `share` from its front (its owner) or its back (a thief);
+// returns the claimed [begin, end), empty when nothing is left.
+std::pair<int64_t, int64_t> claim(Share& share, int64_t slice, bool from_front) {
+  uint64_t word = share.unclaimed.load(std::memory_order_acquire);
+  for (;;) {
+    int64_t front = range_front(word), back = range_back(word);
+    if (front >= back) return {0, 0};
+    int64_t begin = from_front ? front : std::max(front, back - slice);
+    int64_t end = from_front ? std::min(back, front + slice) : back;
+    uint64_t rest = from_front ? pack_range(end, back) : pack_range(front, begin);
+    if (share.unclaimed.compare_exchange_weak(word, rest, std::memory_order_acq_rel)) return {begin, end};
+  }
+}
+
+// Thread t's share of a job is [n*t/T, n*(t+1)/T): the static partition, so that in a balanced run
+// each thread touches the same iterations, and the same data, in every job of a model. A core
+// slowed by another tenant then only delays the slices the others take from it, not the job.
 class ThreadPool {
  public:
-  explicit ThreadPool(int threads) : threads_(threads) {
-    for (int w = 1; w < threads; ++w) workers_.emplace_back([this] { worker_loop(); });
+  explicit ThreadPool(int threads) : threads_(threads), shares_(threads) {
+    for (int w = 1; w < threads; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
   }
 
   ~ThreadPool() {
@@ -70,26 +104,34 @@ class ThreadPool {
 
   int threads() const { return threads_; }
 
-  void run(int64_t n, ParallelRangeTask task, void* data) {
-    uint32_t generation;
+  void run(int64_t n, ParallelRangeTask task, void* data, int slices_per_thread) {
     {
-      // No chunk of an earlier job is claimed and unfinished here, so nobody reads job_.
+      // Every share of the earlier job is finished here, so nobody reads job_ or claims.
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = Job{n, task, data};
       error_ = nullptr;
-      done_chunks_.store(0, std::memory_order_relaxed);
-      generation = generation_.load(std::memory_order_relaxed) + 1;
-      claims_.store(uint64_t(generation) << 32, std::memory_order_release);
-      generation_.store(generation, std::memory_order_release);
+      int64_t slices = int64_t(threads_) * slices_per_thread;  // rounded up: one slice per share at 1
+      slice_.store((n + slices - 1) / slices, std::memory_order_relaxed);
+      // Empty shares count as finished from the start (no claim will finish them), set before any
+      // share is published: a worker late for the last job may already claim from this one.
+      int empty_shares = 0;
+      for (int t = 0; t < threads_; ++t) empty_shares += n * t / threads_ == n * (t + 1) / threads_;
+      finished_shares_.store(empty_shares, std::memory_order_relaxed);
+      for (int t = 0; t < threads_; ++t) {
+        int64_t front = n * t / threads_, back = n * (t + 1) / threads_;
+        shares_[t].unfinished.store(back - front, std::memory_order_relaxed);
+        shares_[t].unclaimed.store(pack_range(front, back), std::memory_order_release);
+      }
+      generation_.store(generation_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
     wake_cv_.notify_all();
-    run_claimed_chunks(generation);
-    wait_for_chunks();
+    run_slices(0);
+    wait_for_shares();
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  void worker_loop() {
+  void worker_loop(int self) {
     in_parallel_region = true;
     uint32_t seen = 0;
     for (;;) {
@@ -100,30 +142,26 @@ class ThreadPool {
       }
       if (stopping_.load()) return;
       seen = generation_.load(std::memory_order_acquire);
-      run_claimed_chunks(seen);
+      run_slices(self);
     }
   }
 
-  // Claims and runs chunks of job `generation` until none are left (or a newer job started,
-  // which means this one has none left).
-  void run_claimed_chunks(uint32_t generation) {
-    for (;;) {
-      uint64_t word = claims_.load(std::memory_order_acquire);
-      do {
-        if (uint32_t(word >> 32) != generation || uint32_t(word) >= uint32_t(threads_)) return;
-      } while (!claims_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel));
-      run_chunk(static_cast<int>(uint32_t(word)));
-      if (done_chunks_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
-        std::lock_guard<std::mutex> lock(mutex_);  // pairs with the waiter's predicate check
-        done_cv_.notify_one();
+  // Runs slices of this thread's own share, then of the others' (the next thread's first), until
+  // no iteration is left unclaimed. A worker that wakes late for a job the caller has finished
+  // finds every share empty (or, if a newer job began, works on that one, whose job_ it then reads).
+  void run_slices(int self) {
+    for (int k = 0; k < threads_; ++k) {
+      int owner = (self + k) % threads_;
+      for (;;) {
+        auto [begin, end] = claim(shares_[owner], slice_.load(std::memory_order_relaxed), k == 0);
+        if (begin == end) break;
+        run_range(begin, end);
+        finish(shares_[owner], end - begin);
       }
     }
   }
 
-  void run_chunk(int chunk) {
-    int64_t begin = job_.n * chunk / threads_;
-    int64_t end = job_.n * (chunk + 1) / threads_;
-    if (begin == end) return;
+  void run_range(int64_t begin, int64_t end) {
     try {
       job_.task(begin, end, job_.data);
     } catch (...) {
@@ -132,8 +170,16 @@ class ThreadPool {
     }
   }
 
-  void wait_for_chunks() {
-    auto all_done = [&] { return done_chunks_.load(std::memory_order_acquire) == threads_; };
+  void finish(Share& share, int64_t iterations) {
+    if (share.unfinished.fetch_sub(iterations, std::memory_order_acq_rel) != iterations) return;
+    if (finished_shares_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+      std::lock_guard<std::mutex> lock(mutex_);  // pairs with the waiter's predicate check
+      done_cv_.notify_one();
+    }
+  }
+
+  void wait_for_shares() {
+    auto all_done = [&] { return finished_shares_.load(std::memory_order_acquire) == threads_; };
     if (spin_until(all_done)) return;
     std::unique_lock<std::mutex> lock(mutex_);
     done_cv_.wait(lock, all_done);
@@ -144,21 +190,27 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_cv_, done_cv_;
   std::atomic<uint32_t> generation_{0};  // the current job, for waking workers
-  std::atomic<uint64_t> claims_{0};      // current job's generation << 32 | next unclaimed chunk
-  std::atomic<int> done_chunks_{0};
+  std::vector<Share> shares_;
+  std::atomic<int> finished_shares_{0};
+  // Read by claims without the job's synchronization (a worker late for one job may read the
+  // next's), so atomic; any slice size claims correctly.
+  std::atomic<int64_t> slice_{1};
   std::atomic<bool> stopping_{false};
   Job job_;
   std::mutex error_mutex_;
   std::exception_ptr error_;
 };
 
+// A positive count from environment variable `name`, else `fallback`.
+int count_from_environment(const char* name, int fallback) {
+  const char* env = std::getenv(name);
+  int n = env ? std::atoi(env) : 0;
+  return n >= 1 ? n : fallback;
+}
+
 int default_num_threads() {
-  if (const char* env = std::getenv("TESSEL_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n >= 1) return n;
-  }
   unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(hw);
+  return count_from_environment("TESSEL_NUM_THREADS", hw == 0 ? 1 : static_cast<int>(hw));
 }
 
 // The process-wide pool. Deliberately never destroyed: kernels may run during static
@@ -167,6 +219,7 @@ struct PoolState {
   std::mutex mutex;                  // held while a job runs on the pool and while it is replaced
   std::unique_ptr<ThreadPool> pool;  // created on first use, at the configured size
   std::atomic<int> threads{0};       // configured size; 0 until first asked
+  std::atomic<int> slices{count_from_environment("TESSEL_SLICES_PER_THREAD", kDefaultSlicesPerThread)};
   bool locked_for_fork = false;
 };
 
@@ -222,7 +275,8 @@ void parallel_for(int64_t n, ParallelTask task, void* data) {
 
 void parallel_for_range(int64_t n, ParallelRangeTask task, void* data) {
   if (n <= 0) return;
-  if (in_parallel_region || n == 1 || configured_threads() == 1) return task(0, n, data);
+  // A share's range is packed in 32 bits per end; a loop of 2^32 iterations or more runs serially.
+  if (in_parallel_region || n == 1 || n > int64_t(UINT32_MAX) || configured_threads() == 1) return task(0, n, data);
   std::unique_lock<std::mutex> lock(state().mutex, std::try_to_lock);
   if (!lock.owns_lock()) return task(0, n, data);  // another thread's job has the pool
   std::unique_ptr<ThreadPool>& pool = state().pool;
@@ -234,7 +288,7 @@ void parallel_for_range(int64_t n, ParallelRangeTask task, void* data) {
     RegionGuard() { in_parallel_region = true; }
     ~RegionGuard() { in_parallel_region = false; }
   } guard;
-  pool->run(n, task, data);
+  pool->run(n, task, data, state().slices.load());
 }
 
 void set_num_threads(int n) {
@@ -246,6 +300,13 @@ void set_num_threads(int n) {
 }
 
 int num_threads() { return configured_threads(); }
+
+void set_slices_per_thread(int n) {
+  if (n < 1) user_error("set_slices_per_thread: slices per thread must be >= 1, got ", n);
+  state().slices = n;
+}
+
+int slices_per_thread() { return state().slices.load(); }
 
 }  // namespace tessel
 

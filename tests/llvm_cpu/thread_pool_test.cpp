@@ -1,10 +1,12 @@
 // The runtime thread pool: coverage of every index exactly once, many small back-to-back jobs,
-// empty ranges, exceptions, nesting, concurrent callers, thread-count changes, and use in a forked
-// child (where the parent's workers do not exist).
+// slices and their balancing when one thread stalls, empty ranges, exceptions, nesting, concurrent
+// callers, thread-count changes, and use in a forked child (where the parent's workers do not exist).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -117,29 +119,92 @@ TEST_CASE("a forked child runs parallel_for on a pool of its own", "[thread_pool
   CHECK(WEXITSTATUS(status) == 0);
 }
 
-TEST_CASE("parallel_for_range hands out at most one non-empty contiguous chunk per thread", "[thread_pool]") {
-  ThreadCountGuard guard;
-  for (int threads : {1, 2, 3}) {
-    set_num_threads(threads);
-    for (int64_t n : {1, 2, 5, 1001}) {
-      std::mutex m;
-      std::vector<std::pair<int64_t, int64_t>> chunks;
-      auto record = [](int64_t begin, int64_t end, void* d) {
-        auto* state = static_cast<std::pair<std::mutex*, std::vector<std::pair<int64_t, int64_t>>*>*>(d);
-        std::lock_guard<std::mutex> lock(*state->first);
-        state->second->push_back({begin, end});
-      };
-      std::pair<std::mutex*, std::vector<std::pair<int64_t, int64_t>>*> state{&m, &chunks};
-      parallel_for_range(n, record, &state);
-      std::sort(chunks.begin(), chunks.end());
-      CHECK(chunks.size() <= static_cast<size_t>(threads));
-      int64_t next = 0;
-      for (auto [begin, end] : chunks) {
-        CHECK(begin == next);
-        CHECK(end > begin);
-        next = end;
+namespace {
+
+using Range = std::pair<int64_t, int64_t>;
+
+// The ranges parallel_for_range(n) hands out, sorted, with the iterations the calling thread ran.
+struct HandedOut {
+  std::vector<Range> ranges;
+  int64_t on_caller = 0;
+};
+
+HandedOut hand_out(int64_t n, const std::function<void(Range)>& also = {}) {
+  struct State {
+    std::mutex m;
+    HandedOut out;
+    std::thread::id caller = std::this_thread::get_id();
+    const std::function<void(Range)>* also;
+  } state;
+  state.also = &also;
+  auto record = [](int64_t begin, int64_t end, void* d) {
+    auto* s = static_cast<State*>(d);
+    if (*s->also) (*s->also)({begin, end});
+    std::lock_guard<std::mutex> lock(s->m);
+    s->out.ranges.push_back({begin, end});
+    if (std::this_thread::get_id() == s->caller) s->out.on_caller += end - begin;
+  };
+  parallel_for_range(n, record, &state);
+  std::sort(state.out.ranges.begin(), state.out.ranges.end());
+  return state.out;
+}
+
+// The ranges are non-empty and tile [0, n) exactly.
+void check_tiles(const std::vector<Range>& ranges, int64_t n) {
+  int64_t next = 0;
+  for (auto [begin, end] : ranges) {
+    CHECK(begin == next);
+    CHECK(end > begin);
+    next = end;
+  }
+  CHECK(next == n);
+}
+
+struct SlicesGuard {
+  int saved = slices_per_thread();
+  ~SlicesGuard() { set_slices_per_thread(saved); }
+};
+
+}  // namespace
+
+TEST_CASE("parallel_for_range hands out non-empty slices that tile the range", "[thread_pool]") {
+  ThreadCountGuard threads_guard;
+  SlicesGuard slices_guard;
+  for (int slices : {1, 3, 8}) {
+    set_slices_per_thread(slices);
+    CHECK(slices_per_thread() == slices);
+    for (int threads : {1, 2, 3}) {
+      set_num_threads(threads);
+      for (int64_t n : {1, 2, 5, 1001}) {
+        HandedOut out = hand_out(n);
+        check_tiles(out.ranges, n);
+        // One call per share at 1. Otherwise `slices` per share (slices rounded up), and one more
+        // where a thief's slices from the back meet the owner's from the front mid-slice.
+        size_t bound = slices == 1 ? threads : threads * (slices + 1);
+        CHECK(out.ranges.size() <= bound);
       }
-      CHECK(next == n);
     }
   }
+  CHECK_THROWS_AS(set_slices_per_thread(0), UserError);
+}
+
+TEST_CASE("a thread done with its share takes slices from a slowed one", "[thread_pool]") {
+  ThreadCountGuard threads_guard;
+  SlicesGuard slices_guard;
+  set_num_threads(2);
+  const int64_t n = 64;  // shares [0, 32) for the caller and [32, 64) for the worker
+  std::thread::id caller = std::this_thread::get_id();
+  auto slow_worker = [&](Range r) {  // the worker's first slice stalls, as on a core another tenant took
+    if (std::this_thread::get_id() != caller && r.first == 32)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  };
+  set_slices_per_thread(8);
+  HandedOut sliced = hand_out(n, slow_worker);
+  check_tiles(sliced.ranges, n);
+  CHECK(sliced.on_caller > 32);  // the worker's share but its stalled slice (or all, if it woke late)
+  // one slice per share: the caller runs its own share, or the worker's too if the worker woke late
+  set_slices_per_thread(1);
+  HandedOut whole = hand_out(n, slow_worker);
+  check_tiles(whole.ranges, n);
+  CHECK((whole.on_caller == 32 || whole.on_caller == 64));
 }
