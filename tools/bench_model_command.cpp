@@ -208,7 +208,7 @@ void print_bench(const nlohmann::json& r, int repeats) {
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
             << "x (the pairs' median " << r["speedup_low"].get<double>() << "-" << r["speedup_high"].get<double>()
             << " at " << std::lround(100 * r["speedup_confidence"].get<double>()) << "% confidence); "
-            << r["threads"].get<int>() << " threads, " << repeats
+            << r["threads"].get<int>() << " threads (" << r["slices_per_thread"].get<int>() << " slices a share), " << repeats
             << " samples each, alternating; target " << r["target"].get<std::string>() << ", libtorch's oneDNN "
             << r["baseline_isa"].get<std::string>() << "; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
@@ -269,6 +269,7 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   double peak = summarize(peak_gflops).median_us, peak_ms = performed / peak * 1e-6;
   nlohmann::json result = {{"model", a.model},         {"tessel_ms", t.median_us / 1e3},
                            {"tessel_spread_pct", t.spread_pct}, {"threads", a.threads},
+                           {"slices_per_thread", slices_per_thread()},
                            {"target", target.key()},
                            {"passes", opt.passes_run}, {"records", a.records},
                            {"flops", flops},           {"tessel_gflops", flops / t.median_us * 1e-3},

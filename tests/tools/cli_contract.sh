@@ -442,13 +442,14 @@ expect_message "tune-model: a model without tasks (DCGAN: transposed convolution
 rm -rf "$work"
 
 # bench-model --json: the JSON line of the graph issue, the DQN against libtorch.
-if "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tail -n 1 | $py -c '
+if TESSEL_SLICES_PER_THREAD=3 "$tessel" bench-model "$models/dqn.onnx" --repeats 3 --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys
 obj = json.loads(sys.stdin.read())
 keys = {"model", "tessel_ms", "baseline", "baseline_ms", "speedup", "max_abs_diff", "max_rel_diff", "correct",
         "threads", "passes", "target", "baseline_isa"}
 assert keys <= obj.keys(), keys - obj.keys()
 assert obj["baseline"] == "libtorch" and obj["correct"] is True and obj["threads"] == 2, obj
+assert obj["slices_per_thread"] == 3, obj  # the pool setting from the environment, reported
 assert abs(obj["speedup"] - obj["baseline_ms"] / obj["tessel_ms"]) < 1e-6 * obj["speedup"] + 1e-9
 # the pairs of samples: with 3 the interval of their median speedup is their range, at 1 - 2/2^3
 assert 0 < obj["speedup_low"] <= obj["speedup_high"] and abs(obj["speedup_confidence"] - 0.75) < 1e-9, obj
