@@ -22,7 +22,7 @@ using ParallelTask = void (*)(int64_t index, void* data);
 using ParallelRangeTask = void (*)(int64_t begin, int64_t end, void* data);
 
 // Runs task(i, data) for i in [0, n); n <= 0 does nothing. If tasks throw, the first exception is
-// rethrown here after every chunk has finished (a throwing chunk skips the rest of its indices).
+// rethrown here after every slice has finished (a throwing slice skips the rest of its indices).
 void parallel_for(int64_t n, ParallelTask task, void* data);
 
 // The same partition, but each slice [begin, end) is handed over in one call (never an empty one),

@@ -208,7 +208,8 @@ void print_bench(const nlohmann::json& r, int repeats) {
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
             << "x (the pairs' median " << r["speedup_low"].get<double>() << "-" << r["speedup_high"].get<double>()
             << " at " << std::lround(100 * r["speedup_confidence"].get<double>()) << "% confidence); "
-            << r["threads"].get<int>() << " threads (" << r["slices_per_thread"].get<int>() << " slices a share), " << repeats
+            << r["threads"].get<int>() << " threads (" << r["slices_per_thread"].get<int>() << " slices a share), "
+            << repeats
             << " samples each, alternating; target " << r["target"].get<std::string>() << ", libtorch's oneDNN "
             << r["baseline_isa"].get<std::string>() << "; max abs diff " << r["max_abs_diff"].get<double>() << ", max rel diff "
             << r["max_rel_diff"].get<double>()
