@@ -115,13 +115,14 @@ class ThreadPool {
       // Empty shares count as finished from the start (no claim will finish them), set before any
       // share is published: a worker late for the last job may already claim from this one.
       int empty_shares = 0;
-      for (int t = 0; t < threads_; ++t) empty_shares += n * t / threads_ == n * (t + 1) / threads_;
-      finished_shares_.store(empty_shares, std::memory_order_relaxed);
       for (int t = 0; t < threads_; ++t) {
-        int64_t front = n * t / threads_, back = n * (t + 1) / threads_;
-        shares_[t].unfinished.store(back - front, std::memory_order_relaxed);
-        shares_[t].unclaimed.store(pack_range(front, back), std::memory_order_release);
+        int64_t size = share_back(n, t) - share_front(n, t);
+        shares_[t].unfinished.store(size, std::memory_order_relaxed);
+        empty_shares += size == 0;
       }
+      finished_shares_.store(empty_shares, std::memory_order_relaxed);
+      for (int t = 0; t < threads_; ++t)
+        shares_[t].unclaimed.store(pack_range(share_front(n, t), share_back(n, t)), std::memory_order_release);
       generation_.store(generation_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
     wake_cv_.notify_all();
@@ -131,6 +132,9 @@ class ThreadPool {
   }
 
  private:
+  int64_t share_front(int64_t n, int t) const { return n * t / threads_; }
+  int64_t share_back(int64_t n, int t) const { return share_front(n, t + 1); }
+
   void worker_loop(int self) {
     in_parallel_region = true;
     uint32_t seen = 0;

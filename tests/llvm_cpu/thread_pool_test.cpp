@@ -22,10 +22,14 @@ using namespace tessel;
 
 namespace {
 
-struct ThreadCountGuard {
-  int saved = num_threads();
-  ~ThreadCountGuard() { set_num_threads(saved); }
+// Restores one of the pool's process-wide settings when the test ends.
+template <int (*get)(), void (*set)(int)>
+struct SettingGuard {
+  int saved = get();
+  ~SettingGuard() { set(saved); }
 };
+using ThreadCountGuard = SettingGuard<num_threads, set_num_threads>;
+using SlicesGuard = SettingGuard<slices_per_thread, set_slices_per_thread>;
 
 // Runs parallel_for(n) and returns how often each index was visited.
 std::vector<int> visit_counts(int64_t n) {
@@ -159,11 +163,6 @@ void check_tiles(const std::vector<Range>& ranges, int64_t n) {
   }
   CHECK(next == n);
 }
-
-struct SlicesGuard {
-  int saved = slices_per_thread();
-  ~SlicesGuard() { set_slices_per_thread(saved); }
-};
 
 }  // namespace
 
