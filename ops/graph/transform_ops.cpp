@@ -4,7 +4,7 @@
 // element, so they fuse freely and the injective schedule (ops/injective_schedule.h) compiles them; take is tagged
 // "gather", since its reads depend on data.
 //
-// Attributes: broadcast_to shape; reshape shape (every dimension given); transpose perm; concat axis; split axis and
+// Attributes: broadcast_to shape; reshape shape (every dimension given) and optional layout; transpose perm; concat axis; split axis and
 // sizes `split`; strided_slice starts, ends, axes, steps (ONNX Slice: negative values count from
 // the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
 // ("constant", "edge", "reflect") and value; take axis; layout_transform src_layout and
@@ -298,6 +298,17 @@ std::vector<Tensor> layout_transform_compute(const std::vector<Tensor>& in, cons
   return {nchwc_to_nchwc(x, to, "layout_transform")};
 }
 
+// A reshape's output has no layout unless its attribute "layout" names one: a graph pass that
+// assembles an image batch by reshaping (conv_transpose_phases) says what the result is.
+std::vector<std::string> reshape_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
+                                         const Attributes& attrs) {
+  std::string layout = attrs.get_string("layout", "");
+  if (!layout.empty() && graph::layout_rank(layout) != ranks[0])
+    user_error("reshape: the output is ", ranks[0], "-D but its layout '", layout, "' is ", graph::layout_rank(layout),
+               "-D");
+  return {layout};
+}
+
 std::vector<std::string> layout_transform_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
                                                   const Attributes& attrs) {
   return std::vector<std::string>(ranks.size(), attrs.get_string("dst_layout"));
@@ -307,8 +318,8 @@ std::vector<std::string> layout_transform_layouts(const std::vector<std::string>
 
 TESSEL_REGISTER_GRAPH_OP(layout_transform, "image batch between NCHW and NCHW[x]c (src_layout, dst_layout)",
                          OpPattern::Injective, layout_transform_compute, layout_transform_layouts);
-TESSEL_REGISTER_GRAPH_OP(reshape, "the same elements in another shape (shape)", OpPattern::Injective, reshape_compute,
-                         no_layouts);
+TESSEL_REGISTER_GRAPH_OP(reshape, "the same elements in another shape (shape; optional output layout)",
+                         OpPattern::Injective, reshape_compute, reshape_layouts);
 TESSEL_REGISTER_GRAPH_OP(identity, "a copy of the input", OpPattern::Injective, identity_compute);
 TESSEL_REGISTER_GRAPH_OP(broadcast_to, "the input broadcast (numpy rules) with `shape`", OpPattern::Injective,
                          broadcast_to_compute);

@@ -1,8 +1,9 @@
 // Graph pass "fold_batch_norm": an inference batch normalization right after a convolution
-// (conv2d, optionally followed by its bias_add) becomes part of it. With s = scale / sqrt(var + eps)
-// per output channel, the convolution's weight is scaled by s and the normalization leaves only a
-// bias, (bias - mean) * s + beta: conv2d(x, w·s) followed by bias_add. The network then runs one
-// convolution and one per-channel add instead of a convolution and a normalization.
+// (conv2d or conv2d_transpose, optionally followed by its bias_add) becomes part of it. With
+// s = scale / sqrt(var + eps) per output channel, the convolution's weight is scaled by s and the
+// normalization leaves only a bias, (bias - mean) * s + beta: conv(x, w·s) followed by bias_add.
+// The network then runs one convolution and one per-channel add instead of a convolution and a
+// normalization.
 //
 // Assumes constant float32 weights and statistics, and that the convolution's (and bias_add's)
 // output feeds only the normalization; anything else is left as it is.
@@ -57,6 +58,7 @@ std::optional<FoldSite> find_site(const Graph& g, const Node& bn) {
     x = bias->inputs[0];
   }
   const Node* conv = sole_producer(g, x, "conv2d");
+  if (!conv) conv = sole_producer(g, x, "conv2d_transpose");
   if (!conv) return std::nullopt;
   const NDArray* w = float_constant(g, conv->inputs[1]);
   if (!w) return std::nullopt;
@@ -65,23 +67,39 @@ std::optional<FoldSite> find_site(const Graph& g, const Node& bn) {
   return s;
 }
 
+// The weight scaled per output channel: conv2d's OIHW rows, or conv2d_transpose's IOHW
+// [C, O/groups, KH, KW], whose (c, j) kernel belongs to output (c / (C/groups))·(O/groups) + j.
+NDArray scaled_weight(const FoldSite& s, const std::vector<float>& scale) {
+  NDArray folded = s.weight.copy();
+  const std::vector<int64_t>& shape = folded.shape();
+  int64_t taps = shape[2] * shape[3];
+  bool transposed = s.conv.op == "conv2d_transpose";
+  int64_t in_per_group = transposed ? shape[0] / s.conv.attrs.get_int("groups", 1) : 1;
+  float* w = folded.data_as<float>();
+  for (int64_t a = 0; a < shape[0]; ++a)
+    for (int64_t b = 0; b < shape[1]; ++b) {
+      float factor = scale[transposed ? a / in_per_group * shape[1] + b : a];
+      for (int64_t t = 0; t < taps; ++t) w[(a * shape[1] + b) * taps + t] *= factor;
+    }
+  return folded;
+}
+
 // Replaces the normalization of `s` by its convolution with folded weight and a bias.
 void fold(Graph& g, const FoldSite& s) {
-  int64_t channels = s.weight.shape()[0], per_channel = s.weight.numel() / channels;
-  NDArray folded = s.weight.copy();
+  int64_t channels = s.scale.numel();
+  std::vector<float> scale(channels);
   NDArray bias = NDArray::empty({channels}, ElementType::of<float>());
   for (int64_t c = 0; c < channels; ++c) {
-    float scale = s.scale.data_as<float>()[c] / std::sqrt(s.var.data_as<float>()[c] + static_cast<float>(s.epsilon));
-    float* row = folded.data_as<float>() + c * per_channel;
-    for (int64_t i = 0; i < per_channel; ++i) row[i] *= scale;
+    scale[c] = s.scale.data_as<float>()[c] / std::sqrt(s.var.data_as<float>()[c] + static_cast<float>(s.epsilon));
     float b = s.conv_bias.defined() ? s.conv_bias.data_as<float>()[c] : 0.0f;
-    bias.data_as<float>()[c] = (b - s.mean.data_as<float>()[c]) * scale + s.beta.data_as<float>()[c];
+    bias.data_as<float>()[c] = (b - s.mean.data_as<float>()[c]) * scale[c] + s.beta.data_as<float>()[c];
   }
+  NDArray folded = scaled_weight(s, scale);
   const std::string& base = s.conv.name;
   std::string layout = g.value(s.conv.inputs[1]).type.layout;
   ValueId wv = g.add_constant(g.unique_value_name(base + ".folded_weight"), folded, layout);
   ValueId bv = g.add_constant(g.unique_value_name(base + ".folded_bias"), bias);
-  ValueId y = g.add_op("conv2d", {s.conv.inputs[0], wv}, s.conv.attrs);
+  ValueId y = g.add_op(s.conv.op, {s.conv.inputs[0], wv}, s.conv.attrs);
   ValueId out = g.add_op("bias_add", {y, bv}, {{"axis", int64_t{1}}});
   replace_value(g, s.output, out);
 }
@@ -109,7 +127,7 @@ class FoldBatchNorm : public GraphPass {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(GraphPass, fold_batch_norm,
-                       "batch normalization after a convolution folded into its weight and a bias", {},
+                       "batch normalization after a convolution (or transposed one) folded into its weight and a bias", {},
                        [](const PluginParams&) { return std::make_unique<FoldBatchNorm>(); });
 
 }  // namespace tessel::graph

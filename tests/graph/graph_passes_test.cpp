@@ -82,7 +82,7 @@ Graph conv_bn_graph(bool conv_bias) {
 
 TEST_CASE("graph passes: pipelines by name", "[graph][passes]") {
   CHECK(parse_pipeline("") == default_pipeline());
-  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks,-prefetch_weights") ==
+  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks,-prefetch_weights,-conv_transpose_phases") ==
         std::vector<std::string>{"fold_batch_norm", "fold_constants", "dce", "layout", "plan_memory"});
   CHECK(parse_pipeline("dce,fuse") == std::vector<std::string>{"dce", "fuse"});
   test::require_user_error([] { parse_pipeline("-fusion"); }, {"fusion", "fuse", "graph_pass"});
@@ -116,6 +116,75 @@ TEST_CASE("fold_batch_norm: the normalization becomes the convolution's weight a
   NodeId bn = g.users(g.find_value("bn0").value())[0].node;
   g.add_output(g.add_op("sigmoid", {g.node(bn).inputs[0]}));
   CHECK(op_counts(optimize_graph(g, {"fold_batch_norm", "dce"}).graph).at("batch_norm") == 1);
+}
+
+TEST_CASE("fold_batch_norm: a transposed convolution's normalization folds too, per group", "[graph][passes]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, 4, 5, 5}, "NCHW"));
+  Attributes attrs{{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{2}}};
+  ValueId y = g.add_op("conv2d_transpose", {x, g.add_constant("w", random({4, 3, 4, 4}, 1))}, attrs);  // 6 outputs
+  std::vector<ValueId> bn{y};
+  for (uint64_t i = 0; i < 4; ++i) bn.push_back(g.add_constant("bn" + std::to_string(i), random({6}, 10 + i, 0.5, 2)));
+  g.add_output(g.add_op("batch_norm", bn));
+  OptimizedGraph opt = check_same_output(g, {"fold_batch_norm", "dce"});
+  CHECK(op_counts(opt.graph) == std::map<std::string, int>{{"bias_add", 1}, {"conv2d_transpose", 1}});
+}
+
+namespace {
+
+// x [1, C, H, W] -> conv2d_transpose with a random constant weight.
+Graph conv_transpose_graph(int64_t channels, int64_t h, int64_t w, int64_t outputs, int64_t kernel,
+                           const Attributes& attrs) {
+  Graph g;
+  ValueId x = g.add_input("x", f32({1, channels, h, w}, "NCHW"));
+  int64_t groups = attrs.get_int("groups", 1);
+  ValueId k = g.add_constant("w", random({channels, outputs / groups, kernel, kernel}, 3));
+  g.add_output(g.add_op("relu", {g.add_op("conv2d_transpose", {x, k}, attrs)}, {}, "", "out"));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("conv_transpose_phases: one convolution per output phase, the same output", "[graph][passes]") {
+  struct Case {
+    int64_t h, w, kernel, stride;
+    Ints pads, output_padding;
+    int64_t groups, convolutions;  // the phase convolutions it becomes (0: kept)
+  };
+  std::vector<Case> cases = {
+      {4, 4, 4, 2, {1, 1, 1, 1}, {0, 0}, 1, 4},  // DCGAN's layers: four 2x2 convolutions
+      {5, 3, 3, 2, {1, 1, 1, 1}, {1, 1}, 1, 4},  // phases of 2 and 1 taps; output_padding evens the output
+      {3, 4, 5, 3, {1, 0, 1, 2}, {0, 0}, 1, 9},  // stride 3, asymmetric padding and phases
+      {4, 4, 3, 1, {1, 1, 1, 1}, {0, 0}, 1, 1},  // stride 1: one convolution, no interleaving
+      {4, 4, 4, 2, {1, 1, 1, 1}, {0, 0}, 2, 4},  // grouped
+      {4, 4, 1, 2, {0, 0, 0, 0}, {1, 1}, 1, 0},  // kernel 1, stride 2: phases without taps, kept
+      {5, 5, 3, 2, {1, 1, 1, 1}, {0, 0}, 1, 0},  // 9x9 output: not divisible by the stride, kept
+  };
+  for (const Case& c : cases) {
+    Attributes attrs{{"strides", Ints{c.stride, c.stride}}, {"pads", c.pads}, {"output_padding", c.output_padding},
+                     {"groups", c.groups}};
+    Graph g = conv_transpose_graph(4, c.h, c.w, 6, c.kernel, attrs);
+    INFO("kernel " << c.kernel << ", stride " << c.stride << ", groups " << c.groups << ", " << c.h << "x" << c.w);
+    OptimizedGraph opt = check_same_output(g, {"conv_transpose_phases", "dce"});
+    std::map<std::string, int> ops = op_counts(opt.graph);
+    CHECK(ops["conv2d"] == c.convolutions);
+    CHECK(ops["conv2d_transpose"] == (c.convolutions ? 0 : 1));
+    CHECK(ops["transpose"] == (c.convolutions > 1 ? 1 : 0));
+  }
+  // Dilation is kept.
+  Graph dilated = conv_transpose_graph(4, 4, 4, 6, 3, {{"strides", Ints{2, 2}}, {"dilations", Ints{2, 2}}});
+  CHECK(op_counts(check_same_output(dilated, {"conv_transpose_phases", "dce"}).graph)["conv2d_transpose"] == 1);
+}
+
+TEST_CASE("conv_transpose_phases: a 1x1 input without padding becomes a dense layer", "[graph][passes]") {
+  Graph g = conv_transpose_graph(8, 1, 1, 5, 4, {{"strides", Ints{2, 2}}});
+  OptimizedGraph opt = check_same_output(g, {"conv_transpose_phases", "dce"});
+  CHECK(op_counts(opt.graph) == std::map<std::string, int>{{"dense", 1}, {"relu", 1}, {"reshape", 2}});
+  // The output keeps its type (NCHW) and name.
+  CHECK(opt.graph.value(opt.graph.outputs()[0]).type.layout == "NCHW");
+  // With padding it is a convolution of the padded 1x1 input instead.
+  Graph padded = conv_transpose_graph(8, 1, 1, 5, 4, {{"pads", Ints{1, 1, 1, 1}}});
+  CHECK(op_counts(check_same_output(padded, {"conv_transpose_phases", "dce"}).graph)["conv2d"] == 1);
 }
 
 TEST_CASE("fold_constants: operators on constants become constants", "[graph][passes]") {
