@@ -1,12 +1,12 @@
-// Data-movement graph operators, all injective: identity (a copy), broadcast_to, reshape, transpose, concat, split,
-// strided_slice, pad (constant, edge and reflect), take (gather along an axis) and layout_transform
-// (image batches between NCHW and channel-blocked NCHW[x]c, what the layout pass inserts). Each output element reads one input
-// element, so they fuse freely and the injective schedule (ops/injective_schedule.h) compiles them; take is tagged
-// "gather", since its reads depend on data.
+// Data-movement graph operators, all injective: identity (a copy), broadcast_to, reshape, transpose, concat,
+// interleave (of a transposed convolution's phases), split, strided_slice, pad (constant, edge and reflect), take
+// (gather along an axis) and layout_transform (image batches between NCHW and channel-blocked NCHW[x]c, what the
+// layout pass inserts). Each output element reads one input element, so they fuse freely and the injective
+// schedule (ops/injective_schedule.h) compiles them; take is tagged "gather", since its reads depend on data.
 //
-// Attributes: broadcast_to shape; reshape shape (every dimension given) and optional layout; transpose perm; concat axis; split axis and
-// sizes `split`; strided_slice starts, ends, axes, steps (ONNX Slice: negative values count from
-// the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
+// Attributes: broadcast_to shape; reshape shape (every dimension given) and optional layout; transpose perm; concat
+// axis; interleave strides [sh, sw]; split axis and sizes `split`; strided_slice starts, ends, axes, steps (ONNX
+// Slice: negative values count from the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
 // ("constant", "edge", "reflect") and value; take axis; layout_transform src_layout and
 // dst_layout ("NCHW" or "NCHW<block>c").
 #include <algorithm>
@@ -130,6 +130,41 @@ std::vector<Tensor> concat_compute(const std::vector<Tensor>& in, const Attribut
         return choose(0, in.size());
       },
       "concat", "injective")};
+}
+
+// The sh·sw inputs [N, C, Q, Qx, ...], phase-major, interleaved along dimensions 2 and 3:
+// out[n, c, y, x, ...] = in[(y mod sh)·sw + x mod sw][n, c, y div sh, x div sw, ...]. Any
+// dimensions after 3 (a channel block) are carried along, so the op runs in NCHW or NCHW[x]c.
+std::vector<Tensor> interleave_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
+  Ints strides = attrs.ints("strides");
+  if (strides.size() != 2 || strides[0] < 1 || strides[1] < 1)
+    user_error("interleave: attribute 'strides' must be 2 positive values (height, width)");
+  size_t phases = static_cast<size_t>(strides[0] * strides[1]);
+  if (in.size() != phases)
+    user_error("interleave: strides ", strides[0], "x", strides[1], " take ", phases, " inputs; there are ", in.size());
+  for (const Tensor& t : in)
+    if (t.ndim() < 4 || t.shape() != in[0].shape() || t.dtype() != in[0].dtype())
+      user_error("interleave: the inputs must be equal in shape and type, 4-D or more; ", shape_str(in[0].shape()),
+                 " and ", shape_str(t.shape()), " are not");
+  std::vector<int64_t> shape = in[0].shape();
+  shape[2] *= strides[0];
+  shape[3] *= strides[1];
+  return {compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<Expr> at = as_exprs(i);
+        at[2] = i[2] / Expr(strides[0]);
+        at[3] = i[3] / Expr(strides[1]);
+        Expr phase = i[2] % Expr(strides[0]) * Expr(strides[1]) + i[3] % Expr(strides[1]);
+        // A balanced tree of selects on the phase: every read is in range, whichever is chosen.
+        std::function<Expr(size_t, size_t)> choose = [&](size_t lo, size_t hi) -> Expr {
+          if (lo + 1 == hi) return in[lo](at);
+          size_t mid = (lo + hi) / 2;
+          return select(phase >= Expr(static_cast<int64_t>(mid)), choose(mid, hi), choose(lo, mid));
+        };
+        return choose(0, phases);
+      },
+      "interleave", "injective")};
 }
 
 // One box of `x`: begin[d] + step[d]*i along each dimension, shape `shape`.
@@ -326,6 +361,10 @@ TESSEL_REGISTER_GRAPH_OP(broadcast_to, "the input broadcast (numpy rules) with `
 TESSEL_REGISTER_GRAPH_OP(transpose, "axes permuted (perm; default reversed)", OpPattern::Injective, transpose_compute,
                          no_layouts);
 TESSEL_REGISTER_GRAPH_OP(concat, "inputs joined along `axis`", OpPattern::Injective, concat_compute);
+TESSEL_REGISTER_GRAPH_OP(interleave,
+                         "sh*sw equal inputs interleaved along H and W (strides [sh, sw]; input (y mod sh)*sw + "
+                         "x mod sw at y, x), NCHW or NCHW[x]c",
+                         OpPattern::Injective, interleave_compute);
 TESSEL_REGISTER_GRAPH_OP(split, "input cut along `axis` into pieces of sizes `split`", OpPattern::Injective,
                          split_compute);
 TESSEL_REGISTER_GRAPH_OP(strided_slice, "a strided box of the input (starts, ends, axes, steps as ONNX Slice)",

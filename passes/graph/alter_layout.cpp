@@ -4,7 +4,8 @@
 // winograd), and depthwise convolutions depthwise_conv2d_nchwc, their weights re-laid out (or
 // Winograd-transformed) here, at compile time, as constants. Element-wise operators (activations,
 // bias_add, add/sub/mul/div of two image batches or of a per-channel or scalar broadcast) reading a
-// blocked value compute in its layout too, and so do pools (max, average, global). A
+// blocked value compute in its layout too, and so do pools (max, average, global) and interleave
+// (all its inputs in the first one's block). A
 // layout_transform node sits only where a producer and a consumer disagree: before the first
 // convolution, before operators that need NCHW (flatten, reshape, dense, concat, ...), at the graph
 // outputs, and between two blocked operators whose blocks differ.
@@ -112,6 +113,7 @@ class LayoutRewriter {
     if (out.ndim() != 4 || out.dtype != DataType::float32()) return std::nullopt;
     if (node.op == "conv2d") return convolution(node);
     if (kUnary.count(node.op) || kPools.count(node.op)) return same_op(node, {node.inputs[0]});
+    if (node.op == "interleave") return same_op(node, node.inputs);
     if (kBinary.count(node.op)) return binary(node, numpy_nchw(node.inputs[0]), numpy_nchw(node.inputs[1]), node.op);
     if (node.op == "bias_add" && node.attrs.get_int("axis", 1) == 1 && g_.value(node.inputs[1]).type.ndim() == 1) {
       Operand bias{node.inputs[1], {1, g_.value(node.inputs[1]).type.shape[0], 1, 1}};
@@ -178,12 +180,15 @@ class LayoutRewriter {
     return g_.add_op("dense_packed", {node.inputs[0], panels}, {{"units", n}});
   }
 
-  // `node`'s operator on `inputs` blocked as the first one, when that one already is.
+  // `node`'s operator on `inputs` blocked as the first one, when that one already is (the others
+  // transformed to its block where they differ).
   std::optional<ValueId> same_op(const Node& node, const std::vector<ValueId>& inputs) {
     int64_t block = block_of(inputs[0]);
     if (!block) return std::nullopt;
     ++others_;
-    return g_.add_op(node.op, {blocked_source(inputs[0])}, node.attrs);
+    std::vector<ValueId> blocked;
+    for (ValueId v : inputs) blocked.push_back(in_layout(v, ops::nchw_layout(block)));
+    return g_.add_op(node.op, blocked, node.attrs);
   }
 
   // An operand of an element-wise operator with a 4-D output: the value and the NCHW shape it is

@@ -6,10 +6,11 @@
 // An output position y = s·q + r (its phase r) reads only the taps ky ≡ r + pad (mod s): ky =
 // first + s·j, from input q + shift − j, where first = (r + pad) mod s, shift = (r + pad) div s.
 // Each phase is therefore a stride-1 convolution of the input itself, with those taps (flipped, in
-// correlation order) as its kernel and the padding that makes it yield the phase's outputs. The s²
-// phases (sy · sx in 2-D) are joined by concat, reshape and transpose (a depth-to-space) into the
-// output: the shuffle is one pass over the output, the products with zeros are gone. A DCGAN
-// layer, 4x4 kernel, stride 2, pad 1: four 2x2 convolutions instead of one 4x4 over the spread input.
+// correlation order) as its kernel and the padding that makes it yield the phase's outputs. The
+// sy·sx phases are interleaved into the output (graph operator interleave, which the layout pass
+// keeps in the phases' blocked layout): one pass over the output instead of products with zeros.
+// A DCGAN layer, 4x4 kernel, stride 2, pad 1: four 2x2 convolutions instead of one 4x4 over the
+// spread input.
 //
 // A transposed convolution of a 1x1 input without padding (DCGAN's first layer, from the code) is
 // a dense layer instead: out[n, o, ky, kx] = Σ_c x[n, c] · w[c, o, ky, kx].
@@ -56,7 +57,7 @@ struct Site {
   std::vector<int64_t> output_shape;
   std::string output_layout;
 
-  // The attributes of the reshape that yields the output: its shape and layout (replace_value
+  // The attributes of the dense layer's reshape to the output: its shape and layout (replace_value
   // wants the type it replaces).
   Attributes output_attrs() const { return {{"shape", Ints(output_shape)}, {"layout", output_layout}}; }
 };
@@ -125,11 +126,7 @@ ValueId rewrite_as_phases(Graph& g, const Site& s, const std::vector<std::array<
     outs.push_back(g.add_op("conv2d", {s.node.inputs[0], k}, attrs));
   }
   if (outs.size() == 1) return outs[0];
-  int64_t sy = s.axis[0].stride, sx = s.axis[1].stride, qy = s.axis[0].out / sy, qx = s.axis[1].out / sx;
-  ValueId joined = g.add_op("concat", outs, {{"axis", int64_t{1}}});  // [N, sy·sx·O, qy, qx], phase-major
-  ValueId split = g.add_op("reshape", {joined}, {{"shape", Ints{s.batch, sy, sx, s.outputs, qy, qx}}});
-  ValueId interleaved = g.add_op("transpose", {split}, {{"perm", Ints{0, 3, 4, 1, 5, 2}}});  // [N, O, qy, sy, qx, sx]
-  return g.add_op("reshape", {interleaved}, s.output_attrs());
+  return g.add_op("interleave", outs, {{"strides", Ints{s.axis[0].stride, s.axis[1].stride}}});
 }
 
 // A 1x1 input without padding: the output is x · w as a matrix [C, O·KH·KW], a dense layer.

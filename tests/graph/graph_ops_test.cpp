@@ -11,6 +11,7 @@
 #include "ir/te_interpreter.h"
 #include "ops/graph/unfused_executor.h"
 #include "support/registry.h"
+#include "tests/user_error_check.h"
 
 using namespace tessel;
 using namespace tessel::graph;
@@ -89,6 +90,8 @@ std::vector<OpCase> cases() {
       {"reshape", {img}, {{"shape", Ints{6, 63}}}},
       {"transpose", {img}, {{"perm", Ints{0, 2, 3, 1}}}},
       {"concat", {f32({2, 3}), f32({2, 5}), f32({2, 1})}, {{"axis", int64_t{1}}}},
+      {"interleave", {img, img, img}, {{"strides", Ints{3, 1}}}},
+      {"interleave", {blocked, blocked, blocked, blocked}, {{"strides", Ints{2, 2}}}},
       {"split", {img}, {{"axis", int64_t{3}}, {"split", Ints{2, 7}}}},
       {"strided_slice",
        {img},
@@ -185,6 +188,23 @@ TEST_CASE("graph operators: grouped, dilated conv2d_transpose scatters as ONNX d
   REQUIRE(y.shape() == std::vector<int64_t>{N, G * OG, oh, ow});
   std::vector<float> got = floats(y);
   for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-5));
+}
+
+TEST_CASE("graph operators: interleave takes input (y mod sh)*sw + x mod sw at (y, x)", "[graph][ops]") {
+  const int64_t SH = 2, SW = 3, C = 2, QH = 2, QW = 3;
+  std::vector<NDArray> phases;
+  for (uint64_t p = 0; p < SH * SW; ++p) phases.push_back(NDArray::random_uniform({1, C, QH, QW}, DataType::float32(), p));
+  NDArray y = run_node("interleave", phases, {{"strides", Ints{SH, SW}}})[0];
+  REQUIRE(y.shape() == std::vector<int64_t>{1, C, QH * SH, QW * SW});
+  std::vector<float> got = floats(y);
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t r = 0; r < QH * SH; ++r)
+      for (int64_t x = 0; x < QW * SW; ++x) {
+        const NDArray& from = phases[(r % SH) * SW + x % SW];
+        CHECK(got[(c * QH * SH + r) * QW * SW + x] == from.data_as<float>()[(c * QH + r / SH) * QW + x / SW]);
+      }
+  test::require_user_error([&] { run_node("interleave", {phases[0], phases[1]}, {{"strides", Ints{2, 2}}}); },
+                           {"4 inputs", "there are 2"});
 }
 
 TEST_CASE("graph operators: depthwise conv2d with a channel multiplier", "[graph][ops]") {

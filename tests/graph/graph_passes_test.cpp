@@ -169,7 +169,7 @@ TEST_CASE("conv_transpose_phases: one convolution per output phase, the same out
     std::map<std::string, int> ops = op_counts(opt.graph);
     CHECK(ops["conv2d"] == c.convolutions);
     CHECK(ops["conv2d_transpose"] == (c.convolutions ? 0 : 1));
-    CHECK(ops["transpose"] == (c.convolutions > 1 ? 1 : 0));
+    CHECK(ops["interleave"] == (c.convolutions > 1 ? 1 : 0));
   }
   // Dilation is kept.
   Graph dilated = conv_transpose_graph(4, 4, 4, 6, 3, {{"strides", Ints{2, 2}}, {"dilations", Ints{2, 2}}});
