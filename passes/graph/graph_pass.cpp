@@ -12,7 +12,8 @@
 namespace tessel::graph {
 
 std::vector<std::string> default_pipeline() {
-  return {"fold_batch_norm", "conv_transpose_phases", "fold_constants", "cse", "dce", "layout", "fuse", "fuse_blocks", "prefetch_weights", "plan_memory"};
+  return {"fold_batch_norm", "conv_transpose_phases", "fold_constants", "matmul_as_dense", "cse", "dce",
+          "layout",          "fuse",                  "fuse_blocks",    "prefetch_weights", "plan_memory"};
 }
 
 namespace {

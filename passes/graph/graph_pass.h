@@ -53,7 +53,8 @@ class GraphPass {
 };
 
 // The passes run when none are named, in order: fold_batch_norm, conv_transpose_phases,
-// fold_constants, cse, dce, layout, fuse, fuse_blocks, prefetch_weights, plan_memory.
+// fold_constants, matmul_as_dense, cse, dce, layout, fuse, fuse_blocks, prefetch_weights,
+// plan_memory.
 std::vector<std::string> default_pipeline();
 
 // A pipeline written as a comma-separated list. Names with a leading '-' switch that pass off;

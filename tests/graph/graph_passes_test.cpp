@@ -82,7 +82,7 @@ Graph conv_bn_graph(bool conv_bias) {
 
 TEST_CASE("graph passes: pipelines by name", "[graph][passes]") {
   CHECK(parse_pipeline("") == default_pipeline());
-  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks,-prefetch_weights,-conv_transpose_phases") ==
+  CHECK(parse_pipeline("-fuse, -cse,-fuse_blocks,-prefetch_weights,-conv_transpose_phases,-matmul_as_dense") ==
         std::vector<std::string>{"fold_batch_norm", "fold_constants", "dce", "layout", "plan_memory"});
   CHECK(parse_pipeline("dce,fuse") == std::vector<std::string>{"dce", "fuse"});
   test::require_user_error([] { parse_pipeline("-fusion"); }, {"fusion", "fuse", "graph_pass"});
@@ -185,6 +185,24 @@ TEST_CASE("conv_transpose_phases: a 1x1 input without padding becomes a dense la
   // With padding it is a convolution of the padded 1x1 input instead.
   Graph padded = conv_transpose_graph(8, 1, 1, 5, 4, {{"pads", Ints{1, 1, 1, 1}}});
   CHECK(op_counts(check_same_output(padded, {"conv_transpose_phases", "dce"}).graph)["conv2d"] == 1);
+}
+
+TEST_CASE("matmul_as_dense: a product with a constant matrix is one dense layer over all rows", "[graph][passes]") {
+  Graph g;
+  ValueId x = g.add_input("x", f32({3, 2, 6}));
+  ValueId y = g.add_op("matmul", {x, g.add_constant("b", random({6, 5}, 1))});          // [3, 2, 5]
+  ValueId z = g.add_op("matmul", {g.add_input("a", f32({4, 3})), g.add_constant("c", random({3, 10}, 2))});
+  ValueId both = g.add_op("matmul", {x, g.add_input("v", f32({6, 10}))});  // B not constant: kept
+  g.add_output(g.add_op("sigmoid", {y}));
+  g.add_output(z);
+  g.add_output(both);
+  OptimizedGraph opt = optimize_graph(g, {"matmul_as_dense", "dce"});
+  // Rows flattened (3 x 2 -> 6) and the result reshaped back; a 2-D A needs neither.
+  CHECK(op_counts(opt.graph) ==
+        std::map<std::string, int>{{"dense", 2}, {"matmul", 1}, {"reshape", 2}, {"sigmoid", 1}});
+  std::map<std::string, NDArray> in = random_inputs(g);
+  std::vector<NDArray> before = ops::UnfusedExecutor(g).run(in), after = ops::UnfusedExecutor(opt.graph).run(in);
+  for (size_t i = 0; i < before.size(); ++i) CHECK(test::compare_arrays(after[i], before[i], 1e-5, 1e-5).close);
 }
 
 TEST_CASE("fold_constants: operators on constants become constants", "[graph][passes]") {

@@ -10,16 +10,25 @@
 
 namespace {
 
+// The libtorch element type of a model input: float32 images, int64 or int32 token ids.
+torch::ScalarType torch_dtype(tessel::ElementType t) {
+  if (t == tessel::ElementType::of<float>()) return torch::kFloat32;
+  if (t == tessel::ElementType::of<int64_t>()) return torch::kInt64;
+  if (t == tessel::ElementType::of<int32_t>()) return torch::kInt32;
+  tessel::user_error("TorchScript models here take float32, int64 or int32 input, not ", t.str());
+}
+
 class LibtorchModel : public tessel::TorchScriptModel {
  public:
   explicit LibtorchModel(torch::jit::Module module) : module_(std::move(module)) { module_.eval(); }
 
   tessel::NDArray forward(const tessel::NDArray& input) override {
-    if (!(input.dtype() == tessel::ElementType::of<float>())) tessel::user_error("TorchScript models take float32 input");
+    torch::ScalarType dtype = torch_dtype(input.dtype());
     torch::InferenceMode inference;
-    torch::Tensor x = torch::from_blob(const_cast<void*>(input.data()), input.shape(), torch::kFloat32);
+    torch::Tensor x = torch::from_blob(const_cast<void*>(input.data()), input.shape(), dtype);
     torch::jit::IValue result = module_.forward({x});
     torch::Tensor y = (result.isTuple() ? result.toTuple()->elements()[0] : result).toTensor().contiguous();
+    if (y.scalar_type() != torch::kFloat32) tessel::user_error("the TorchScript model's output is not float32");
     tessel::NDArray out = tessel::NDArray::empty(y.sizes().vec(), tessel::ElementType::of<float>());
     std::memcpy(out.data(), y.data_ptr<float>(), out.nbytes());
     return out;
