@@ -5,6 +5,7 @@
 
 #include "backends/cpu_contract.h"
 #include "backends/llvm_cpu/codegen.h"
+#include "backends/llvm_cpu/float_math.h"
 #include "support/error.h"
 
 namespace tessel::llvm_cpu {
@@ -18,20 +19,26 @@ constexpr const char* kImplemented =
 
 void CodeGen::visit_node(const Call* op) {
   static const std::unordered_map<std::string, llvm::Intrinsic::ID> unary = {
-      {"exp", llvm::Intrinsic::exp},     {"log", llvm::Intrinsic::log},     {"sqrt", llvm::Intrinsic::sqrt},
+      {"log", llvm::Intrinsic::log},     {"sqrt", llvm::Intrinsic::sqrt},
       {"fabs", llvm::Intrinsic::fabs},   {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
       {"round", llvm::Intrinsic::round}, {"trunc", llvm::Intrinsic::trunc}};
   TESSEL_CHECK(!op->intrinsic->is_statement(), "statement intrinsic ", op->name, " inside an expression");
   if (!op->intrinsic->math) refuse_intrinsic(*op->intrinsic, "llvm_cpu", kImplemented);
   llvm::Value* x = emit(op->args[0]);
-  if (auto it = unary.find(op->name); it != unary.end()) {
+  // float32 exp and tanh inline (float_math.h); LLVM would call libm once per vector lane.
+  bool f32 = op->type.is_float() && op->type.bits == 32;
+  auto exp = [&](llvm::Value* v) {
+    return f32 ? emit_exp_f32(builder_, v) : builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, v);
+  };
+  if (op->name == "exp") {
+    value_ = exp(x);
+  } else if (auto it = unary.find(op->name); it != unary.end()) {
     value_ = builder_.CreateUnaryIntrinsic(it->second, x);
   } else if (op->name == "tanh") {
-    value_ = emit_libm_lanewise(op->type.bits == 64 ? "tanh" : "tanhf", op->type, x);
+    value_ = f32 ? emit_tanh_f32(builder_, x) : emit_libm_lanewise("tanh", op->type, x);
   } else if (op->name == "sigmoid") {
     llvm::Value* one = llvm::ConstantFP::get(x->getType(), 1.0);
-    llvm::Value* e = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_.CreateFNeg(x));
-    value_ = builder_.CreateFDiv(one, builder_.CreateFAdd(one, e));
+    value_ = builder_.CreateFDiv(one, builder_.CreateFAdd(one, exp(builder_.CreateFNeg(x))));
   } else {
     refuse_intrinsic(*op->intrinsic, "llvm_cpu", kImplemented);
   }
