@@ -20,6 +20,11 @@
 // type has no value (reported by the interpreters, undefined in compiled code). Integer to float
 // rounds to nearest; integer to integer wraps (sign-extending signed sources); anything to bool is
 // `!= 0` (a NaN is true).
+//
+// Math intrinsics (ir/intrinsic.h) are libm's in the interpreters and constant folding. A back end
+// may compute exp, tanh and sigmoid its own way: llvm_cpu's float32 ones are inline polynomials
+// within 2 ulp of the exact value (backends/llvm_cpu/float_math.h), with libm's signed zeros,
+// infinities and NaN, so they may differ from libm's in the last bits.
 #pragma once
 #include <cstdint>
 #include <optional>

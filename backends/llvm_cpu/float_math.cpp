@@ -66,13 +66,14 @@ llvm::Value* emit_tanh_f32(llvm::IRBuilder<>& b, llvm::Value* x) {
   llvm::Value* z = b.CreateFMul(x, x);
   llvm::Value* tail = horner(b, z, {-1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925});
   llvm::Value* small = mul_add(b, b.CreateFMul(x, z), tail, x);
-  // Otherwise 1 − 2 / (e^(2|x|) + 1), with the sign of x; e^(2|x|) = inf gives 1.
+  // Otherwise 1 − 2 / (e^(2|x|) + 1); e^(2|x|) = inf gives 1.
   llvm::Value* e = emit_exp_f32(b, b.CreateFAdd(ax, ax));
   llvm::Value* one = constant(x, 1.0);
   llvm::Value* large = b.CreateFSub(one, b.CreateFDiv(constant(x, 2.0), b.CreateFAdd(e, one)));
-  large = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, large, x);
-  // NaN fails the comparison and takes `large`, which is NaN.
-  return b.CreateSelect(b.CreateFCmpOLT(ax, constant(x, 0.3)), small, large);
+  // NaN fails the comparison and takes `large`, which is NaN. The sign of x, also on -0 (the
+  // series' sum of -0 and +0 is +0).
+  llvm::Value* magnitude = b.CreateSelect(b.CreateFCmpOLT(ax, constant(x, 0.3)), small, large);
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, magnitude, x);
 }
 
 }  // namespace tessel::llvm_cpu

@@ -19,6 +19,7 @@ namespace {
 // (of the smallest normal's spacing below it, so that subnormal results count absolutely).
 double ulps(float got, double exact) {
   if (std::isnan(exact)) return std::isnan(got) ? 0 : INFINITY;
+  if (exact == 0) return got == 0 && std::signbit(got) == std::signbit(exact) ? 0 : INFINITY;  // tanh(-0) = -0
   float rounded = static_cast<float>(exact);  // inf past float's largest value
   if (std::isinf(rounded) || std::isinf(got)) return got == rounded ? 0 : INFINITY;
   double magnitude = std::max(std::abs(exact), static_cast<double>(std::numeric_limits<float>::min()));
