@@ -1,5 +1,5 @@
 // Graph pass "conv_transpose_phases": a transposed convolution becomes ordinary convolutions, which
-// the layout pass blocks and the tuned conv2d schedules run. The operator itself is a stride-1
+// the layout pass blocks and the conv2d schedules run. The operator itself is a stride-1
 // convolution over its input spread out by the stride with zeros (ops/graph/nn_ops.cpp): with
 // stride s, all but one in s² of the products it computes are with those zeros.
 //
@@ -15,8 +15,9 @@
 // A transposed convolution of a 1x1 input without padding (DCGAN's first layer, from the code) is
 // a dense layer instead: out[n, o, ky, kx] = Σ_c x[n, c] · w[c, o, ky, kx].
 //
-// Needs a constant weight, dilation 1, and every phase with at least one tap, outputs divisible
-// by the stride and padding that is not negative (else the node is kept, computed as before).
+// Needs a constant weight, dilation 1, at most 64 phases, every phase with at least one tap,
+// outputs divisible by the stride and padding that is not negative (else the node is kept,
+// computed as before).
 #include <optional>
 
 #include "passes/graph/graph_pass.h"
@@ -83,8 +84,12 @@ std::optional<Site> find_site(const Graph& g, const Node& node) {
   return s;
 }
 
+// Past this many phases (stride 8 in both axes) a layer would become more kernels than it is worth.
+constexpr int64_t kMaxPhases = 64;
+
 // The phases of both axes, or nullopt if one of them cannot be a convolution.
 std::optional<std::vector<std::array<Phase, 2>>> phases_of(const Site& s) {
+  if (s.axis[0].stride * s.axis[1].stride > kMaxPhases) return std::nullopt;
   std::vector<std::array<Phase, 2>> phases;
   for (int64_t ry = 0; ry < s.axis[0].stride; ++ry)
     for (int64_t rx = 0; rx < s.axis[1].stride; ++rx) {

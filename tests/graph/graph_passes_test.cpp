@@ -159,6 +159,7 @@ TEST_CASE("conv_transpose_phases: one convolution per output phase, the same out
       {4, 4, 4, 2, {1, 1, 1, 1}, {0, 0}, 2, 4},  // grouped
       {4, 4, 1, 2, {0, 0, 0, 0}, {1, 1}, 1, 0},  // kernel 1, stride 2: phases without taps, kept
       {5, 5, 3, 2, {1, 1, 1, 1}, {0, 0}, 1, 0},  // 9x9 output: not divisible by the stride, kept
+      {2, 2, 9, 9, {0, 0, 0, 0}, {0, 0}, 1, 0},  // 81 phases, more than the 64 worth kernels: kept
   };
   for (const Case& c : cases) {
     Attributes attrs{{"strides", Ints{c.stride, c.stride}}, {"pads", c.pads}, {"output_padding", c.output_padding},
