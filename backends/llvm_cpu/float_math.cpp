@@ -24,14 +24,18 @@ llvm::Value* horner(llvm::IRBuilder<>& b, llvm::Value* x, std::initializer_list<
   return sum;
 }
 
-// 2^n for integer-valued float n in [-75, 64]: n + 127 in the exponent bits.
+// `element`, or a vector of it with as many lanes as `like` has.
+llvm::Type* with_lanes_of(llvm::Type* element, llvm::Type* like) {
+  auto* v = llvm::dyn_cast<llvm::VectorType>(like);
+  return v ? llvm::VectorType::get(element, v->getElementCount()) : element;
+}
+
+// 2^n for an int32 n in [-75, 64]: n + 127 in a float's exponent bits.
 llvm::Value* power_of_two(llvm::IRBuilder<>& b, llvm::Value* n_int) {
   llvm::Type* int_type = n_int->getType();
   llvm::Value* biased = b.CreateAdd(n_int, llvm::ConstantInt::get(int_type, 127));
   llvm::Value* bits = b.CreateShl(biased, llvm::ConstantInt::get(int_type, 23));
-  llvm::Type* float_type = llvm::Type::getFloatTy(b.getContext());
-  if (auto* v = llvm::dyn_cast<llvm::VectorType>(int_type)) float_type = llvm::VectorType::get(float_type, v->getElementCount());
-  return b.CreateBitCast(bits, float_type);
+  return b.CreateBitCast(bits, with_lanes_of(b.getFloatTy(), int_type));
 }
 
 // x limited to [lo, hi]; NaN passes (its comparisons are false).
@@ -51,8 +55,7 @@ llvm::Value* emit_exp_f32(llvm::IRBuilder<>& b, llvm::Value* x) {
   llvm::Value* r = mul_add(b, b.CreateFNeg(n), constant(x, 0.693359375), xc);
   r = mul_add(b, b.CreateFNeg(n), constant(x, -2.12194440e-4), r);
   llvm::Value* p = horner(b, r, {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040});
-  llvm::Type* int_type = b.getInt32Ty();
-  if (auto* v = llvm::dyn_cast<llvm::VectorType>(x->getType())) int_type = llvm::VectorType::get(int_type, v->getElementCount());
+  llvm::Type* int_type = with_lanes_of(b.getInt32Ty(), x->getType());
   llvm::Value* ni = b.CreateFPToSI(n, int_type);
   llvm::Value* half = b.CreateAShr(ni, llvm::ConstantInt::get(int_type, 1));
   llvm::Value* scaled =

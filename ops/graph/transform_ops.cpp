@@ -6,9 +6,9 @@
 //
 // Attributes: broadcast_to shape; reshape shape (every dimension given) and optional layout; transpose perm; concat
 // axis; interleave strides [sh, sw]; split axis and sizes `split`; strided_slice starts, ends, axes, steps (ONNX
-// Slice: negative values count from the end, out-of-range ones are clamped); pad pads [begin per dim..., end per dim...], mode
-// ("constant", "edge", "reflect") and value; take axis; layout_transform src_layout and
-// dst_layout ("NCHW" or "NCHW<block>c").
+// Slice: negative values count from the end, out-of-range ones are clamped); pad pads [begin per dim..., end per
+// dim...], mode ("constant", "edge", "reflect") and value; take axis; layout_transform src_layout and dst_layout
+// ("NCHW" or "NCHW<block>c").
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -334,7 +334,8 @@ std::vector<Tensor> layout_transform_compute(const std::vector<Tensor>& in, cons
 }
 
 // A reshape's output has no layout unless its attribute "layout" names one: a graph pass that
-// assembles an image batch by reshaping (conv_transpose_phases) says what the result is.
+// replaces an image batch by a reshape of something else (conv_transpose_phases' dense layer) says
+// what the result is.
 std::vector<std::string> reshape_layouts(const std::vector<std::string>&, const std::vector<int>& ranks,
                                          const Attributes& attrs) {
   std::string layout = attrs.get_string("layout", "");

@@ -127,7 +127,8 @@ class FoldBatchNorm : public GraphPass {
 }  // namespace
 
 TESSEL_REGISTER_PLUGIN(GraphPass, fold_batch_norm,
-                       "batch normalization after a convolution (or transposed one) folded into its weight and a bias", {},
-                       [](const PluginParams&) { return std::make_unique<FoldBatchNorm>(); });
+                       "batch normalization after a convolution (or a transposed one) folded into its weight and "
+                       "a bias",
+                       {}, [](const PluginParams&) { return std::make_unique<FoldBatchNorm>(); });
 
 }  // namespace tessel::graph

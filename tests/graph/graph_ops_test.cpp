@@ -193,7 +193,8 @@ TEST_CASE("graph operators: grouped, dilated conv2d_transpose scatters as ONNX d
 TEST_CASE("graph operators: interleave takes input (y mod sh)*sw + x mod sw at (y, x)", "[graph][ops]") {
   const int64_t SH = 2, SW = 3, C = 2, QH = 2, QW = 3;
   std::vector<NDArray> phases;
-  for (uint64_t p = 0; p < SH * SW; ++p) phases.push_back(NDArray::random_uniform({1, C, QH, QW}, DataType::float32(), p));
+  for (uint64_t p = 0; p < SH * SW; ++p)
+    phases.push_back(NDArray::random_uniform({1, C, QH, QW}, DataType::float32(), p));
   NDArray y = run_node("interleave", phases, {{"strides", Ints{SH, SW}}})[0];
   REQUIRE(y.shape() == std::vector<int64_t>{1, C, QH * SH, QW * SW});
   std::vector<float> got = floats(y);
