@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "passes/graph/graph_pass.h"
+#include "runtime/ndarray_permute.h"
 #include "support/registry.h"
 
 namespace tessel::graph {
@@ -143,25 +144,10 @@ bool is_dense(const Site& s) {
 
 ValueId rewrite_as_dense(Graph& g, const Site& s) {
   int64_t taps = s.axis[0].kernel * s.axis[1].kernel, rows = s.outputs * taps;
-  NDArray wt = NDArray::empty({rows, s.channels}, ElementType::of<float>());  // dense's W[N, K]: w transposed
-  const float* w = s.weight.data_as<float>();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < s.channels; ++c) wt.data_as<float>()[r * s.channels + c] = w[c * rows + r];
+  NDArray wt = permuted_copy(s.weight, {s.channels, rows}, {1, 0});  // dense's W[N, K]: w transposed
   ValueId flat = g.add_op("reshape", {s.node.inputs[0]}, {{"shape", Ints{s.batch, s.channels}}});
   ValueId k = g.add_constant(g.unique_value_name(s.node.name + ".dense_weight"), wt);
   return g.add_op("reshape", {g.add_op("dense", {flat, k})}, s.output_attrs());
-}
-
-// Whether each node feeds a graph output: fold_batch_norm leaves the transposed convolutions it
-// replaced for dce, which need no rewriting.
-std::vector<bool> live_nodes(const Graph& g, const std::vector<NodeId>& order) {
-  std::vector<bool> live(boost::num_vertices(g.topology()), false);
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    for (ValueId v : g.node(*it).outputs) {
-      if (g.is_output(v)) live[*it] = true;
-      for (const Use& u : g.users(v)) live[*it] = live[*it] || live[u.node];
-    }
-  return live;
 }
 
 class ConvTransposePhases : public GraphPass {
@@ -169,10 +155,8 @@ class ConvTransposePhases : public GraphPass {
   std::string run(OptimizedGraph& opt) const override {
     Graph& g = opt.graph;
     int phased = 0, dense = 0, kept = 0;
-    std::vector<NodeId> order = g.topological_order();
-    std::vector<bool> live = live_nodes(g, order);
-    for (NodeId n : order) {
-      if (g.node(n).op != "conv2d_transpose" || !live[n]) continue;
+    for (NodeId n : g.topological_order()) {
+      if (g.node(n).op != "conv2d_transpose") continue;
       std::optional<Site> site = find_site(g, g.node(n));
       std::optional<std::vector<std::array<Phase, 2>>> phases;
       if (site && is_dense(*site)) {
@@ -183,7 +167,9 @@ class ConvTransposePhases : public GraphPass {
         ++phased;
       } else {
         ++kept;
+        continue;
       }
+      g.remove_node(n);
     }
     if (phased + dense) opt.graph_changed();
     return "split " + std::to_string(phased) + " transposed convolutions into phase convolutions, made " +

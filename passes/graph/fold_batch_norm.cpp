@@ -104,6 +104,19 @@ void fold(Graph& g, const FoldSite& s) {
   replace_value(g, s.output, out);
 }
 
+// Removes the normalization `bn`, now without readers, and the bias_add and convolution that only
+// it read (their constants are left for dce), as the other rewriting passes remove what they
+// replace.
+void remove_replaced(Graph& g, NodeId bn) {
+  ValueId x = g.node(bn).inputs[0];
+  g.remove_node(bn);
+  while (g.users(x).empty() && !g.is_output(x) && g.node(g.value(x).producer).is_operator()) {
+    NodeId producer = g.value(x).producer;
+    x = g.node(producer).inputs[0];
+    g.remove_node(producer);
+  }
+}
+
 class FoldBatchNorm : public GraphPass {
  public:
   std::string run(OptimizedGraph& opt) const override {
@@ -117,6 +130,7 @@ class FoldBatchNorm : public GraphPass {
         continue;
       }
       fold(g, *site);
+      remove_replaced(g, n);
       ++folded;
     }
     if (folded) opt.graph_changed();

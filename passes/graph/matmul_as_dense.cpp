@@ -4,22 +4,12 @@
 // MatMul; as a batched product of M = 1 rows it reads B once per row, while the dense layer reads it
 // once for all rows and gets the layout pass's packed weights and the GEMM schedule.
 #include "passes/graph/graph_pass.h"
+#include "runtime/ndarray_permute.h"
 #include "support/registry.h"
 
 namespace tessel::graph {
 
 namespace {
-
-// B [K, N] transposed into dense's weight [N, K].
-NDArray transposed(const NDArray& b) {
-  int64_t k = b.shape()[0], n = b.shape()[1];
-  NDArray t = NDArray::empty({n, k}, b.dtype());
-  const float* from = b.data_as<float>();
-  float* to = t.data_as<float>();
-  for (int64_t i = 0; i < k; ++i)
-    for (int64_t j = 0; j < n; ++j) to[j * k + i] = from[i * n + j];
-  return t;
-}
 
 // The dense layer computing `node` (a matmul with constant 2-D float32 B), or nothing.
 std::optional<ValueId> as_dense(Graph& g, const Node& node) {
@@ -29,8 +19,8 @@ std::optional<ValueId> as_dense(Graph& g, const Node& node) {
       a.ndim() < 2)
     return std::nullopt;
   TensorType out = g.value(node.outputs[0]).type;
-  NDArray weight = transposed(*b);
   int64_t k = b->shape()[0], rows = a.numel() / k;
+  NDArray weight = permuted_copy(*b, {k, b->shape()[1]}, {1, 0});  // dense's W[N, K]: B transposed
   ValueId x = node.inputs[0];
   if (a.ndim() != 2) x = g.add_op("reshape", {x}, {{"shape", Ints{rows, k}}});
   ValueId w = g.add_constant(g.unique_value_name(g.value(node.inputs[1]).name + ".transposed"), weight);
