@@ -1,7 +1,6 @@
 // exp and tanh of float32 as inline LLVM IR (backends/llvm_cpu/float_math.h).
 #include "backends/llvm_cpu/float_math.h"
 
-
 #include <llvm/IR/Intrinsics.h>
 
 namespace tessel::llvm_cpu {
