@@ -109,7 +109,9 @@ CompiledModel compile_model(const graph::OptimizedGraph& opt, const Target& targ
       // Its weights (not those a carrier prefetches for a later call), so that a profile can say
       // what reading them from memory takes (tessel bench bandwidth).
       if (int64_t bytes = constant_bytes(g, k.inputs)) node["param_bytes"] = bytes;
+      // And those it prefetches for a later call: a carrier reads them from memory too.
       for (ValueId v : k.prefetched) node["prefetches"].push_back(g.value(v).name);
+      if (int64_t bytes = constant_bytes(g, k.prefetched)) node["prefetch_bytes"] = bytes;
       std::vector<ValueId> args = k.inputs;
       args.insert(args.end(), k.prefetched.begin(), k.prefetched.end());
       for (ValueId v : args) {

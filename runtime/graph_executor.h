@@ -10,8 +10,9 @@
 //    "nodes":   [{"kernel": "fused_0", "ops": ["conv2d", "bias_add", "relu"], "schedule": "default (conv2d_nchw)",
 //                 "args": [{"storage": 0}, {"param": "w"}, {"param": "b"}, {"storage": 2}]}, ...]}
 // A node may also carry "tuning" (which record its schedule came from), "flops" (its anchor's
-// nominal operations) and "param_bytes" (the bytes of the params it reads), for profiles; the
-// executor reads none of them.
+// nominal operations), "param_bytes" (the bytes of the params it reads), "prefetches" and
+// "prefetch_bytes" (the params it prefetches for a later node: passes/graph/prefetch_weights.cpp),
+// for profiles; the executor reads none of them.
 // Kernels run on the runtime's thread pool (runtime/thread_pool.h), shared by all of them.
 //
 //   GraphExecutor exec = GraphExecutor::load("out/");

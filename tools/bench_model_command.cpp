@@ -98,9 +98,12 @@ struct Roofline {
 // GFLOP/s where its anchor has a workload (the anchor's nominal operations: graph.json's "flops").
 // A call that performs its nominal operations (all but Winograd's) also gets the time it spends
 // above what they take at the FMA peak; a call with weights, what reading them from memory takes
-// (graph.json's "param_bytes" at the bandwidth). The larger of the two is the call's roofline (not
-// Winograd's), and the time above it is where a faster schedule could still gain. The roofline is an estimate, not a
-// bound: weights that a model's other calls left in the L3 read faster than from memory.
+// (graph.json's "param_bytes" at the bandwidth), with those it prefetches for a later call
+// ("prefetch_bytes": a carrier reads them too, so without them a carrier looked slow and the call
+// it serves faster than memory). The larger of the two is the call's roofline (not Winograd's),
+// and the time above it is where a faster schedule could still gain. The roofline is an estimate,
+// not a bound: weights that a model's other calls left in the L3, or prefetched, read faster than
+// from memory.
 nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, int runs, const Roofline& roof) {
   // The comparison of outputs has just run libtorch: as before each timed sample, let its idle
   // threads fall asleep first. Without the pause, MobileNet-V2's calls on 2 threads summed to
@@ -120,9 +123,11 @@ nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, i
       roofline_us = node["flops"].get<double>() / roof.peak_gflops * 1e-3;
       call["us_above_peak"] = us[i] - roofline_us;
     }
-    if (node.contains("param_bytes")) {
-      double reading_us = node["param_bytes"].get<double>() / roof.bandwidth_gbs * 1e-3;
-      call["param_bytes"] = node["param_bytes"];
+    if (node.contains("prefetch_bytes")) call["prefetch_bytes"] = node["prefetch_bytes"];
+    if (node.contains("param_bytes") || node.contains("prefetch_bytes")) {
+      double bytes = node.value("param_bytes", 0.0) + node.value("prefetch_bytes", 0.0);
+      double reading_us = bytes / roof.bandwidth_gbs * 1e-3;
+      if (node.contains("param_bytes")) call["param_bytes"] = node["param_bytes"];
       call["us_reading_params"] = reading_us;
       if (!winograd) roofline_us = std::max(roofline_us, reading_us);
     }
@@ -159,7 +164,8 @@ void print_profile(const nlohmann::json& calls, int runs, const Roofline& roof) 
   for (const auto& c : calls) total += c["us"].get<double>(), at_roofline += c.value("us_roofline", 0.0);
   std::printf("profile: %zu kernel calls, %.3f ms in all (median of %d runs per call); GFLOP/s of the anchor's "
               "nominal operations and their share of the FMA peak (%.1f GFLOP/s); the time reading the call's "
-              "weights from memory takes (at %.1f GB/s, tessel bench bandwidth) as a share of its own\n",
+              "weights from memory takes (at %.1f GB/s, tessel bench bandwidth; with those it prefetches for a later "
+              "call) as a share of its own\n",
               calls.size(), total / 1e3, runs, roof.peak_gflops, roof.bandwidth_gbs);
   for (const auto& c : calls) {
     double us = c["us"];
@@ -170,9 +176,13 @@ void print_profile(const nlohmann::json& calls, int runs, const Roofline& roof) 
     }
     if (c.contains("us_reading_params"))
       std::snprintf(memory, sizeof memory, "%.0f%%", 100 * c["us_reading_params"].get<double>() / us);
-    std::printf("  %9.1f us %5.1f%% %7s %5s %5s  %-9s %s  [%s]\n", us, 100 * us / total, rate, share, memory,
+    char prefetched[48] = "";
+    if (c.contains("prefetch_bytes"))
+      std::snprintf(prefetched, sizeof prefetched, "  prefetching %.2f MiB",
+                    c["prefetch_bytes"].get<double>() / (1 << 20));
+    std::printf("  %9.1f us %5.1f%% %7s %5s %5s  %-9s %s  [%s]%s\n", us, 100 * us / total, rate, share, memory,
                 c["kernel"].get<std::string>().c_str(), c["ops"].get<std::string>().c_str(),
-                c["schedule"].get<std::string>().c_str());
+                c["schedule"].get<std::string>().c_str(), prefetched);
   }
   std::printf("per schedule:\n");
   for (const auto& [schedule, t] : totals_by(calls, "schedule", "us"))

@@ -483,12 +483,14 @@ assert all("us_above_peak" not in c for c in calls if "winograd" in c["ops"] or 
 for c in direct:  # the time at the peak is the nominal operations over the peak
     at_peak = c["us"] * c["gflops"] / r["peak_gflops"]
     assert abs(c["us"] - c["us_above_peak"] - at_peak) <= 1e-6 * c["us"], c
-# the weights read from memory at the measured bandwidth; the roofline the longer of the two
+# the weights read from memory at the measured bandwidth, for a carrier with those it prefetches for
+# a later call (prefetch_weights, on targets with 32 vector registers); the roofline the longer of the two
 assert r["bandwidth_gbs"] > 0, r
-weighted = [c for c in calls if "param_bytes" in c]
+weighted = [c for c in calls if "param_bytes" in c or "prefetch_bytes" in c]
 assert convs and all("param_bytes" in c for c in convs), calls
 for c in weighted:
-    assert abs(c["us_reading_params"] - c["param_bytes"] / r["bandwidth_gbs"] * 1e-3) <= 1e-9 * c["us"], c
+    read = c.get("param_bytes", 0) + c.get("prefetch_bytes", 0)
+    assert abs(c["us_reading_params"] - read / r["bandwidth_gbs"] * 1e-3) <= 1e-9 * c["us"], c
 for c in calls:
     roof = 0 if "winograd" in c["ops"] else max(c["us"] - c.get("us_above_peak", c["us"]), c.get("us_reading_params", 0))
     assert ("us_roofline" in c) == (roof > 0), c
