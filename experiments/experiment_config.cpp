@@ -418,7 +418,7 @@ nlohmann::json yaml_json(const YAML::Node& node) {
 }
 
 const std::vector<std::string> kModelKeys = {"name",    "description", "workloads", "graph_passes",
-                                             "records", "threads",     "repeats"};
+                                             "records", "threads",     "repeats",   "rounds"};
 constexpr const char* kModelPrefix = "model:";
 
 bool is_model_workload(const YAML::Node& w) { return w.IsScalar() && w.Scalar().rfind(kModelPrefix, 0) == 0; }
@@ -448,6 +448,8 @@ class ModelLoader {
     if (root_["description"]) config.description = r_.string(root_["description"], "description");
     if (root_["repeats"])
       config.measure.repeats = static_cast<int>(r_.integer(root_["repeats"], "repeats", limits::repeats()));
+    if (root_["rounds"])
+      config.measure.rounds = static_cast<int>(r_.integer(root_["rounds"], "rounds", limits::repeats()));
     std::vector<std::string> passes = list("graph_passes", {""}), records = list("records", {"none"});
     std::vector<YAML::Node> threads = root_["threads"] ? alternatives(r_, root_["threads"], "threads")
                                                        : std::vector<YAML::Node>{YAML::Node("2")};

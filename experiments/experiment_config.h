@@ -28,6 +28,7 @@
 //   records: [none, results/resnet18.db]   # tuned records (tessel tune-model) or none
 //   threads: [1, 2]
 //   repeats: 10
+//   rounds: 5                         # each configuration measured 5 times, in alternating order
 //
 // A plugin is a name or {name: ..., params: {...}}. Everything is checked on load, before any
 // work: unknown keys, unknown plugins or parameters (with the valid names), wrong types and
@@ -74,6 +75,9 @@ struct RunSpec {
 
 struct MeasureSettings {
   int repeats = 5, threads = 2, select = 0;
+  // Model experiments: how many times each configuration is measured, one configuration after
+  // another within a round and the order reversed every other round (experiments/runner.cpp).
+  int rounds = 1;
   double timeout_s = 10;
   double plugin_timeout_s = 600;  // per strategy call (search/tuner.h TuneOptions::plugin_time_limit_s)
 };
@@ -98,7 +102,7 @@ struct ExperimentConfig {
   // A model experiment (its workloads are all "model:PATH.onnx"; see docs/experiments.md) has
   // these instead of configurations: workloads × graph_passes × records × threads, each list
   // optional (graph_passes default [""]: every pass; "none": memory planning alone; records default
-  // none; threads default 2), and repeats.
+  // none; threads default 2), repeats and rounds.
   std::vector<ModelConfiguration> models;
   bool is_model_experiment() const { return !models.empty(); }
 

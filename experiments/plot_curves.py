@@ -125,7 +125,8 @@ def plot_model(model, entries, folder):
 
 
 def plot_relative(by_model, folder):
-    """Grouped bars: per model, each configuration's speedup over the first one at its thread count."""
+    """Grouped bars: per model, each configuration's speedup over the first one at its thread count
+    (with the range over rounds as error bars when the experiment ran several)."""
     labels = []
     for entries in by_model.values():
         for e in entries:
@@ -135,13 +136,18 @@ def plot_relative(by_model, folder):
     fig, ax = plt.subplots(figsize=(max(7, 0.9 * len(models) * len(labels) / 2 + 2), 4.5))
     width = 0.8 / len(labels)
     for i, label in enumerate(labels):
-        speedups = []
+        speedups, below, above = [], [], []
         for model in models:
             entries = by_model[model]
             e = next((x for x in entries if x["label"] == label), None)
             first = next((x for x in entries if e and x.get("threads") == e.get("threads")), None)
-            speedups.append(first["tessel_ms"] / e["tessel_ms"] if e else 0)
-        ax.bar([m + (i - (len(labels) - 1) / 2) * width for m in range(len(models))], speedups, width, label=label)
+            # The runner's median of the rounds' ratios and their range; older results have neither.
+            s = e.get("vs_reference", first["tessel_ms"] / e["tessel_ms"]) if e else 0
+            speedups.append(s)
+            below.append(s - e.get("vs_reference_low", s) if e else 0)
+            above.append(e.get("vs_reference_high", s) - s if e else 0)
+        ax.bar([m + (i - (len(labels) - 1) / 2) * width for m in range(len(models))], speedups, width, label=label,
+               yerr=[below, above], capsize=2)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(models)))
     ax.set_xticklabels([os.path.splitext(os.path.basename(m))[0] for m in models], rotation=30, ha="right",

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "support/install_paths.h"
 #include "support/output_file.h"
 #include "support/registry.h"
+#include "support/timing.h"
 
 #ifndef TESSEL_SOURCE_TREE
 #define TESSEL_SOURCE_TREE "."
@@ -226,27 +228,78 @@ void plot(const fs::path& out, std::ostream* progress) {
 
 // summary.md of a model experiment: one row per configuration, with its speedup over the first
 // configuration of the same model and thread count (the ablation's reference: "unfused" in the
-// fusion ablation, "no graph optimizations" end to end).
+// fusion ablation, "no graph optimizations" end to end): over several rounds, the median of the
+// rounds' own ratios and their range.
 void write_models_md(const fs::path& path, const ExperimentConfig& config, const nlohmann::json& models) {
-  std::map<std::pair<std::string, int>, std::pair<std::string, double>> reference;  // first label, ms
-  for (const nlohmann::json& m : models)
-    reference.emplace(std::make_pair(m["model"].get<std::string>(), m.value("threads", 0)),
-                      std::make_pair(m["label"].get<std::string>(), m["tessel_ms"].get<double>()));
   write_file_atomically(path.string(), [&](std::ostream& o) {
-    o << "# " << config.name << "\n\n" << config.description << "\n\n"
-      << "| model | configuration | Tessel ms | vs first configuration | libtorch ms | speedup | correct |\n"
+    o << "# " << config.name << "\n\n" << config.description << "\n\n";
+    if (config.measure.rounds > 1)
+      o << "Medians of " << config.measure.rounds << " rounds (each configuration once a round, the order "
+        << "reversed every other round); the speedup over the first configuration is the median of the rounds' "
+        << "ratios, with their range.\n\n";
+    o << "| model | configuration | Tessel ms | vs first configuration | libtorch ms | speedup | correct |\n"
       << "|---|---|---|---|---|---|---|\n";
     for (const nlohmann::json& m : models) {
       bool torch = m.value("baseline_ms", 0.0) > 0;
-      double ms = m["tessel_ms"].get<double>();
-      const auto& [first, first_ms] = reference.at({m["model"].get<std::string>(), m.value("threads", 0)});
-      o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | " << ms << " | "
-        << (first == m["label"].get<std::string>() ? std::string("1x (reference)") : std::to_string(first_ms / ms) + "x")
+      bool reference = m.value("reference", false);
+      std::string relative = reference ? "1x (reference)" : std::to_string(m["vs_reference"].get<double>()) + "x";
+      if (!reference && config.measure.rounds > 1)
+        relative += " (" + std::to_string(m["vs_reference_low"].get<double>()) + "–" +
+                    std::to_string(m["vs_reference_high"].get<double>()) + ")";
+      o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | "
+        << m["tessel_ms"].get<double>() << " | " << relative
         << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) : "–")
         << " | " << (torch ? std::to_string(m["speedup"].get<double>()) + "x" : "–") << " | "
         << (m.contains("correct") ? (m["correct"].get<bool>() ? "yes" : "NO") : "–") << " |\n";
     }
   });
+}
+
+double median_of(std::vector<double> values) { return tessel::summarize(std::move(values)).median_us; }
+
+// One configuration's result over its rounds: the median round's measurement, with the medians of
+// Tessel's and libtorch's times and of the speedup, each round's time, and correct only if every
+// round's outputs were.
+nlohmann::json over_rounds(const std::vector<nlohmann::json>& rounds) {
+  std::vector<double> tessel, baseline, speedup;
+  bool correct = true;
+  for (const nlohmann::json& r : rounds) {
+    tessel.push_back(r.value("tessel_ms", 0.0));
+    if (r.contains("baseline_ms")) baseline.push_back(r["baseline_ms"].get<double>());
+    if (r.contains("speedup")) speedup.push_back(r["speedup"].get<double>());
+    correct = correct && r.value("correct", true);
+  }
+  std::vector<size_t> order(rounds.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::nth_element(order.begin(), order.begin() + order.size() / 2, order.end(),
+                   [&](size_t a, size_t b) { return tessel[a] < tessel[b]; });
+  nlohmann::json result = rounds[order[order.size() / 2]];
+  result["tessel_ms"] = median_of(tessel);
+  result["round_tessel_ms"] = tessel;
+  if (!baseline.empty()) result["baseline_ms"] = median_of(baseline);
+  if (!speedup.empty()) result["speedup"] = median_of(speedup);
+  if (rounds.front().contains("correct")) result["correct"] = correct;
+  return result;
+}
+
+// Each result's speedup over the first configuration of its model and thread count, round by
+// round (a round's two measurements were taken close together): "vs_reference" the median of
+// those ratios, "_low" and "_high" their range; "reference" marks the first configurations.
+void add_speedups_over_reference(const ExperimentConfig& config, nlohmann::json& models) {
+  std::map<std::pair<std::string, int>, size_t> first;
+  for (size_t i = 0; i < config.models.size(); ++i)
+    first.emplace(std::make_pair(config.models[i].model, config.models[i].threads), i);
+  for (size_t i = 0; i < config.models.size(); ++i) {
+    size_t ref = first.at({config.models[i].model, config.models[i].threads});
+    std::vector<double> ratios;
+    for (size_t r = 0; r < models[i]["round_tessel_ms"].size(); ++r)
+      ratios.push_back(models[ref]["round_tessel_ms"][r].get<double>() / models[i]["round_tessel_ms"][r].get<double>());
+    TimingStats stats = tessel::summarize(ratios);
+    models[i]["reference"] = ref == i;
+    models[i]["vs_reference"] = stats.median_us;
+    models[i]["vs_reference_low"] = stats.min_us;
+    models[i]["vs_reference_high"] = stats.max_us;
+  }
 }
 
 nlohmann::json run_models(const ExperimentConfig& config, const RunnerOptions& options, const fs::path& out) {
@@ -255,20 +308,33 @@ nlohmann::json run_models(const ExperimentConfig& config, const RunnerOptions& o
                       {"runs", nlohmann::json::array()}, {"git", git_state()}, {"libraries", library_versions()},
                       {"cpu", cpu_info()}, {"started_at", utc_now()}, {"host_target", Target::host().str()},
                       {"environment", options.environment},
-                      {"command", options.command_line}, {"repeats", config.measure.repeats}};
+                      {"command", options.command_line}, {"repeats", config.measure.repeats},
+                      {"rounds", config.measure.rounds}};
   for (const ModelConfiguration& c : config.models) m["runs"].push_back(c.to_json());
   write_json(out / "manifest.json", m);
+  // Each configuration once a round, the order reversed every other round, so that the machine's
+  // slow and fast phases fall on every configuration alike and a configuration's ratio to its
+  // reference is taken from measurements close in time.
+  const size_t n = config.models.size();
+  const int rounds = config.measure.rounds;
+  std::vector<std::vector<nlohmann::json>> measured(n);
+  for (int round = 0; round < rounds; ++round)
+    for (size_t k = 0; k < n; ++k) {
+      size_t i = round % 2 == 0 ? k : n - 1 - k;
+      const ModelConfiguration& c = config.models[i];
+      nlohmann::json result = options.measure_model(c, config.measure.repeats);
+      result["label"] = c.label;
+      result["model"] = c.model;
+      if (options.progress) {
+        std::string of_rounds = rounds > 1 ? detail::concat(", round ", round + 1, "/", rounds) : "";
+        *options.progress << "[model " << i + 1 << "/" << n << of_rounds << "] " << c.model << " " << c.label << ": "
+                          << result.value("tessel_ms", 0.0) << " ms" << std::endl;
+      }
+      measured[i].push_back(result);
+    }
   nlohmann::json models = nlohmann::json::array();
-  for (size_t i = 0; i < config.models.size(); ++i) {
-    const ModelConfiguration& c = config.models[i];
-    nlohmann::json result = options.measure_model(c, config.measure.repeats);
-    result["label"] = c.label;
-    result["model"] = c.model;
-    if (options.progress)
-      *options.progress << "[model " << i + 1 << "/" << config.models.size() << "] " << c.model << " " << c.label
-                        << ": " << result.value("tessel_ms", 0.0) << " ms" << std::endl;
-    models.push_back(result);
-  }
+  for (const std::vector<nlohmann::json>& results : measured) models.push_back(over_rounds(results));
+  add_speedups_over_reference(config, models);
   nlohmann::json summary = {{"models", models}};
   write_json(out / "summary.json", summary);
   write_models_md(out / "summary.md", config, models);

@@ -72,4 +72,5 @@ TEST_CASE("bad model experiments fail on load, saying where and what to do", "[e
                            {"m.yaml:3:", "tessel tune-model"});
   test::require_user_error([&] { parse("name: x\nworkloads: [" + a + "]\nthreads: [1, 0]\n"); },
                            {"m.yaml:3:", "threads"});
+  test::require_user_error([&] { parse("name: x\nworkloads: [" + a + "]\nrounds: 0\n"); }, {"m.yaml:3:", "rounds"});
 }

@@ -4,6 +4,7 @@
 // measuring anything twice.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -142,4 +143,57 @@ TEST_CASE("trials to 95% count against the best run of the same workload and tar
   CHECK(summary[0]["trials_to_95pct"].get<double>() == 2);
   CHECK(summary[1]["trials_to_95pct"].get<double>() == 3);
   CHECK(summary[1]["reached_95pct"].get<int64_t>() == 1);
+}
+
+TEST_CASE("a model experiment over rounds alternates the order and takes each round's ratio",
+          "[experiments][runner][models]") {
+  test::ScratchDir dir;
+  std::string model = dir.file("m.onnx");
+  std::ofstream(model) << "x";  // loading checks only that the model exists
+  ExperimentConfig config = ExperimentConfig::parse(
+      "name: r\nworkloads: model:" + model + "\ngraph_passes: [none, \"\", \"-fuse\"]\nthreads: 1\nrounds: 4\n",
+      "r.yaml");
+  REQUIRE(config.measure.rounds == 4);
+  // A machine that slows down every call: the reference always 10 ms at its own moment, "all"
+  // half of it and "-fuse" 0.8 of it, times the slowdown; a round's ratios stay 2 and 1.25 while
+  // the times themselves drift.
+  std::vector<std::string> order;
+  double slowdown = 1;
+  RunnerOptions options;
+  options.out_dir = dir.file("out");
+  options.plots = false;
+  options.measure_model = [&](const ModelConfiguration& c, int) {
+    order.push_back(c.label);
+    double factor = c.graph_passes == "plan_memory" ? 1 : c.graph_passes.empty() ? 0.5 : 0.8;
+    nlohmann::json r = {{"tessel_ms", 10 * factor * slowdown}, {"baseline_ms", 20 * slowdown}, {"correct", true}};
+    r["speedup"] = r["baseline_ms"].get<double>() / r["tessel_ms"].get<double>();
+    slowdown *= 1.1;
+    return r;
+  };
+  nlohmann::json models = run_experiment(config, options)["models"];
+  std::vector<std::string> forward = {"passes=none threads=1", "passes=all threads=1", "passes=-fuse threads=1"};
+  std::vector<std::string> expected;
+  for (int round = 0; round < 4; ++round)
+    for (size_t k = 0; k < 3; ++k) expected.push_back(forward[round % 2 == 0 ? k : 2 - k]);
+  CHECK(order == expected);
+  REQUIRE(models.size() == 3);
+  CHECK(models[0]["reference"] == true);
+  CHECK(models[0]["vs_reference"].get<double>() == Approx(1));
+  // Each round's ratio carries the slowdown between its two calls: the reference runs first in
+  // rounds 1 and 3 and last in 2 and 4, so the ratios of "all" are 2 / 1.1 and 2 x 1.1 in turn,
+  // and their median, 2.009, is close to the true 2, as neither order alone would be.
+  CHECK(models[1]["vs_reference"].get<double>() == Approx((2 / 1.1 + 2 * 1.1) / 2));
+  CHECK(models[1]["vs_reference_low"].get<double>() == Approx(2 / 1.1));
+  CHECK(models[1]["vs_reference_high"].get<double>() == Approx(2 * 1.1));
+  CHECK(models[1]["round_tessel_ms"].size() == 4);
+  CHECK(models[2]["vs_reference"].get<double>() == Approx((1.25 / 1.21 + 1.25 * 1.21) / 2));
+  // Tessel's time is the rounds' median, as is the speedup over libtorch.
+  // "all" ran 5 ms at slowdowns 1.1, 1.1^4, 1.1^7 and 1.1^10 (its calls 2, 5, 8, 11).
+  CHECK(models[1]["tessel_ms"].get<double>() == Approx(5 * (std::pow(1.1, 4) + std::pow(1.1, 7)) / 2));
+  CHECK(models[1]["speedup"].get<double>() == Approx(4));
+  CHECK(models[1]["correct"] == true);
+  std::ifstream md(fs::path(options.out_dir) / "summary.md");
+  std::stringstream text;
+  text << md.rdbuf();
+  CHECK(text.str().find("Medians of 4 rounds") != std::string::npos);
 }
