@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -257,9 +258,9 @@ void write_models_md(const fs::path& path, const ExperimentConfig& config, const
 
 double median_of(std::vector<double> values) { return tessel::summarize(std::move(values)).median_us; }
 
-// One configuration's result over its rounds: the median round's measurement, with the medians of
-// Tessel's and libtorch's times and of the speedup, each round's time, and correct only if every
-// round's outputs were.
+// One configuration's result over its rounds: the measurement of the round closest to the median,
+// with the medians of Tessel's and libtorch's times and of the speedup, each round's time, and
+// correct only if every round's outputs were.
 nlohmann::json over_rounds(const std::vector<nlohmann::json>& rounds) {
   std::vector<double> tessel, baseline, speedup;
   bool correct = true;
@@ -269,12 +270,11 @@ nlohmann::json over_rounds(const std::vector<nlohmann::json>& rounds) {
     if (r.contains("speedup")) speedup.push_back(r["speedup"].get<double>());
     correct = correct && r.value("correct", true);
   }
-  std::vector<size_t> order(rounds.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::nth_element(order.begin(), order.begin() + order.size() / 2, order.end(),
-                   [&](size_t a, size_t b) { return tessel[a] < tessel[b]; });
-  nlohmann::json result = rounds[order[order.size() / 2]];
-  result["tessel_ms"] = median_of(tessel);
+  double median = median_of(tessel);
+  auto closest = std::min_element(tessel.begin(), tessel.end(),
+                                  [&](double a, double b) { return std::abs(a - median) < std::abs(b - median); });
+  nlohmann::json result = rounds[closest - tessel.begin()];
+  result["tessel_ms"] = median;
   result["round_tessel_ms"] = tessel;
   if (!baseline.empty()) result["baseline_ms"] = median_of(baseline);
   if (!speedup.empty()) result["speedup"] = median_of(speedup);

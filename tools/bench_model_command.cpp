@@ -123,11 +123,14 @@ nlohmann::json profile_calls(GraphExecutor& exec, const nlohmann::json& graph, i
       roofline_us = node["flops"].get<double>() / roof.peak_gflops * 1e-3;
       call["us_above_peak"] = us[i] - roofline_us;
     }
-    if (node.contains("prefetch_bytes")) call["prefetch_bytes"] = node["prefetch_bytes"];
-    if (node.contains("param_bytes") || node.contains("prefetch_bytes")) {
-      double bytes = node.value("param_bytes", 0.0) + node.value("prefetch_bytes", 0.0);
+    double bytes = 0;  // the weights it reads, and those it prefetches for a later call
+    for (const char* key : {"param_bytes", "prefetch_bytes"})
+      if (node.contains(key)) {
+        call[key] = node[key];
+        bytes += node[key].get<double>();
+      }
+    if (bytes > 0) {
       double reading_us = bytes / roof.bandwidth_gbs * 1e-3;
-      if (node.contains("param_bytes")) call["param_bytes"] = node["param_bytes"];
       call["us_reading_params"] = reading_us;
       if (!winograd) roofline_us = std::max(roofline_us, reading_us);
     }

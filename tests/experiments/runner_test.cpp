@@ -187,8 +187,8 @@ TEST_CASE("a model experiment over rounds alternates the order and takes each ro
   CHECK(models[1]["vs_reference_high"].get<double>() == Approx(2 * 1.1));
   CHECK(models[1]["round_tessel_ms"].size() == 4);
   CHECK(models[2]["vs_reference"].get<double>() == Approx((1.25 / 1.21 + 1.25 * 1.21) / 2));
-  // Tessel's time is the rounds' median, as is the speedup over libtorch.
-  // "all" ran 5 ms at slowdowns 1.1, 1.1^4, 1.1^7 and 1.1^10 (its calls 2, 5, 8, 11).
+  // Tessel's time is the rounds' median, as is the speedup over libtorch: "all" ran 5 ms at
+  // slowdowns 1.1, 1.1^4, 1.1^7 and 1.1^10 (its calls 2, 5, 8, 11).
   CHECK(models[1]["tessel_ms"].get<double>() == Approx(5 * (std::pow(1.1, 4) + std::pow(1.1, 7)) / 2));
   CHECK(models[1]["speedup"].get<double>() == Approx(4));
   CHECK(models[1]["correct"] == true);
