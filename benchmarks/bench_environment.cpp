@@ -28,7 +28,8 @@ void reexec_self(char** argv) {
 nlohmann::json benchmark_environment() {
   nlohmann::json out = nlohmann::json::object();
   for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_THREAD_TIMEOUT", "ONEDNN_MAX_CPU_ISA",
-                           "DNNL_MAX_CPU_ISA", "ATEN_CPU_CAPABILITY", "GOMP_SPINCOUNT", "OMP_WAIT_POLICY"}) {
+                           "DNNL_MAX_CPU_ISA", "ATEN_CPU_CAPABILITY", "GOMP_SPINCOUNT", "OMP_WAIT_POLICY",
+                           "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"}) {
     const char* value = std::getenv(name);
     out[name] = value ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
@@ -41,6 +42,7 @@ void reexec_with_benchmark_environment(char** argv, const Target& target) {
   changed |= set_libtorch_capability_for(target);
   changed |= stop_openblas_idle_spinning();
   changed |= limit_openmp_spin_wait();
+  changed |= keep_freed_memory_in_process();
   if (changed) reexec_self(argv);
 }
 

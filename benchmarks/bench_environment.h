@@ -3,8 +3,9 @@
 // target and re-executes itself before measuring anything: both vendor libraries held to the
 // target's ISA (the host's presets cleared when the target is the host's ISA; OpenBLAS's core type
 // and oneDNN's maximum ISA set when the target caps it lower, so the ratio compares like with
-// like), and both libraries' idle threads quick to sleep, so neither side's leftover spinning
-// slows the other. Tests never call this: they run under the environment as it is.
+// like), both libraries' idle threads quick to sleep, so neither side's leftover spinning
+// slows the other, and freed memory kept in the process, so libtorch's per-call buffers do not
+// fault their pages in on every call. Tests never call this: they run under the environment as it is.
 #pragma once
 #include <nlohmann/json.hpp>
 

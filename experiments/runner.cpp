@@ -249,7 +249,7 @@ void write_models_md(const fs::path& path, const ExperimentConfig& config, const
                     std::to_string(m["vs_reference_high"].get<double>()) + ")";
       o << "| " << m["model"].get<std::string>() << " | " << m["label"].get<std::string>() << " | "
         << m["tessel_ms"].get<double>() << " | " << relative
-        << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) : "–")
+        << " | " << (torch ? std::to_string(m["baseline_ms"].get<double>()) + " (" + m.value("baseline_mode", "") + ")" : "–")
         << " | " << (torch ? std::to_string(m["speedup"].get<double>()) + "x" : "–") << " | "
         << (m.contains("correct") ? (m["correct"].get<bool>() ? "yes" : "NO") : "–") << " |\n";
     }

@@ -217,7 +217,8 @@ void add_paired_speedup(const std::vector<double>& tessel_us, const std::vector<
 
 void print_bench(const nlohmann::json& r, int repeats) {
   std::cout << r["model"].get<std::string>() << ": tessel " << r["tessel_ms"].get<double>() << " ms (spread "
-            << r["tessel_spread_pct"].get<double>() << "%), libtorch " << r["baseline_ms"].get<double>()
+            << r["tessel_spread_pct"].get<double>() << "%), libtorch (" << r["baseline_mode"].get<std::string>()
+            << ") " << r["baseline_ms"].get<double>()
             << " ms (spread " << r["baseline_spread_pct"].get<double>() << "%), speedup " << r["speedup"].get<double>()
             << "x (the pairs' median " << r["speedup_low"].get<double>() << "-" << r["speedup_high"].get<double>()
             << " at " << std::lround(100 * r["speedup_confidence"].get<double>()) << "% confidence); "
@@ -237,6 +238,15 @@ void print_bench(const nlohmann::json& r, int repeats) {
                 r["peak_ms"].get<double>(), r["speedup_at_peak"].get<double>());
 }
 
+// libtorch's module in the mode `options` names, or in the fastest on `input`.
+FastestTorchScript load_baseline(const std::string& pt, const ModelBenchOptions& options, const NDArray& input) {
+  if (options.libtorch_mode == "fastest") return load_fastest_torchscript(pt, options.threads, input);
+  for (LibtorchMode mode : kLibtorchModes)
+    if (options.libtorch_mode == libtorch_mode_name(mode))
+      return {load_torchscript(pt, options.threads, mode), mode, {}};
+  user_error("unknown libtorch mode '", options.libtorch_mode, "'; the modes are fastest, as_loaded, frozen and optimized");
+}
+
 }  // namespace
 
 nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench& after) {
@@ -252,8 +262,9 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
   std::string npy = beside(a.model, ".input.npy");
   NDArray x = std::filesystem::exists(npy) ? frontend::read_npy(npy)
                                            : NDArray::random_uniform(input.type.shape, input.type.dtype, 1, -1, 1);
-  std::unique_ptr<TorchScriptModel> torch;
-  if (a.require_torchscript || std::filesystem::exists(pt)) torch = load_torchscript(pt, a.threads);
+  FastestTorchScript baseline;
+  if (a.require_torchscript || std::filesystem::exists(pt)) baseline = load_baseline(pt, a, x);
+  std::unique_ptr<TorchScriptModel>& torch = baseline.model;
   std::optional<search::TunedRecords> records;
   if (!a.records.empty()) records = search::TunedRecords::read(a.records);
   set_num_threads(a.threads);
@@ -295,6 +306,8 @@ nlohmann::json bench_compiled_model(const ModelBenchOptions& a, const AfterBench
     TimingStats b = summarize(torch_us);
     result["baseline"] = "libtorch";
     result["baseline_isa"] = onednn_isa_name();
+    result["baseline_mode"] = libtorch_mode_name(baseline.mode);
+    for (const auto& [mode, us] : baseline.trial_us) result["baseline_mode_trials_ms"][libtorch_mode_name(mode)] = us / 1e3;
     result["baseline_ms"] = b.median_us / 1e3;
     result["baseline_spread_pct"] = b.spread_pct;
     result["speedup"] = b.median_us / t.median_us;
@@ -331,6 +344,11 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->add_option("--repeats", o.repeats, "timed samples of each side")->capture_default_str();
   cmd->add_option("--passes", o.passes, "graph passes, as for tessel compile");
   cmd->add_option("--records", o.records, "records database whose tuned configurations the groups run");
+  cmd->add_option("--libtorch", o.libtorch_mode,
+                  "how libtorch prepares its module: fastest (each of the others tried on the input, the fastest "
+                  "kept), as_loaded, frozen (torch.jit.freeze) or optimized (torch.jit.optimize_for_inference)")
+      ->check(CLI::IsMember({"fastest", "as_loaded", "frozen", "optimized"}))
+      ->capture_default_str();
   add_target_option(cmd, o.target);
   cmd->add_flag("--profile", args->profile,
                 "also print the time (and GFLOP/s) of each kernel call, the time of each schedule and the time above "

@@ -17,6 +17,9 @@ struct ModelBenchOptions {
   std::string model, torchscript, passes, records;  // torchscript "": the .pt beside the model
   int threads = 2, repeats = 10;
   bool require_torchscript = true;  // false: without the .pt, Tessel alone is measured
+  // How libtorch prepares its module (benchmarks/baselines/torchscript_model.h): "fastest" (each
+  // mode tried, the fastest kept), "as_loaded", "frozen" or "optimized".
+  std::string libtorch_mode = "fastest";
   std::string target = "llvm_cpu";  // a CPU target this machine runs; the caller set its benchmark environment
 };
 
@@ -24,7 +27,8 @@ struct ModelBenchOptions {
 // "speedup", "speedup_low", "speedup_high", "speedup_confidence" (the interval of the median speedup
 // of the alternating pairs of samples, support/statistics.h), "max_abs_diff", "max_rel_diff",
 // "correct", "threads", "target", "baseline_isa" (the ISA oneDNN, which runs libtorch's
-// convolutions, ran), "passes", "records", "flops" (the anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
+// convolutions, ran), "baseline_mode" (how libtorch prepared its module) and "baseline_mode_trials_ms"
+// (each mode's time in the trial that chose it, with "fastest"), "passes", "records", "flops" (the anchors' nominal operations), "tessel_gflops", "peak_gflops" (the machine's FMA peak on the
 // threads, median of samples taken between the model's: benchmarks/fma_peak.h)}; without libtorch,
 // no baseline keys. UserError for a bad model, TorchScript file or database.
 // `after` (when set) sees the result, the executor and the module's graph JSON once measured (the

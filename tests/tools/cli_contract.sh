@@ -419,11 +419,14 @@ models = json.load(open(os.path.join(out, "summary.json")))["models"]
 assert [m["label"] for m in models] == ["passes=none threads=1", "passes=none tuned=%s threads=1" % sys.argv[2],
                                         "passes=all threads=1", "passes=all tuned=%s threads=1" % sys.argv[2]], models
 assert all(m["tessel_ms"] > 0 and m["baseline_ms"] > 0 and m["correct"] for m in models), models
+assert all(m["baseline_mode"] in ("as_loaded", "frozen", "optimized") for m in models), models
 for f in ("manifest.json", "summary.md", "plots/dqn.onnx.png", "plots/dqn.onnx.svg"):
     assert os.path.getsize(os.path.join(out, f)) > 0, f
 # measured in the benchmark environment: libtorch'"'"'s OpenBLAS workers do not spin between samples
 environment = json.load(open(os.path.join(out, "manifest.json")))["environment"]
 assert environment["OPENBLAS_THREAD_TIMEOUT"] == "4", environment
+# and freed memory kept, so libtorch does not fault its buffers in on every call
+assert environment["MALLOC_MMAP_THRESHOLD_"] and environment["MALLOC_TRIM_THRESHOLD_"], environment
 ' "$work/models" "$work/dqn.db"; then pass; else fail "a model experiment on the DQN"; fi
 expect_message "model experiment: missing records database" "tessel tune-model" \
   experiment run <(printf 'name: x\nworkloads: model:%s\nrecords: /nonexistent.db\n' "$models/dqn.onnx") --out "$work/x"
@@ -460,7 +463,18 @@ assert obj["peak_excludes_winograd"] == (obj["peak_ms"] < nominal_ms * (1 - 1e-9
 assert abs(obj["speedup_at_peak"] - obj["baseline_ms"] / obj["peak_ms"]) < 1e-6 * obj["speedup_at_peak"]
 # not asserted: speedup_at_peak >= speedup. Both sides are measurements; on a loaded machine the
 # peak samples can run slow while a Tessel sample runs fast (seen once under ctest -j2).
+# libtorch in the mode that ran fastest in its trial, every mode tried
+trials = obj["baseline_mode_trials_ms"]
+assert set(trials) == {"as_loaded", "frozen", "optimized"} and min(trials.values()) > 0, obj
+assert obj["baseline_mode"] == min(trials, key=trials.get), obj
 '; then pass; else fail "bench-model --json breaks the contract"; fi
+# bench-model --libtorch: a mode named runs without a trial.
+if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --libtorch frozen --json 2>/dev/null | tail -n 1 | $py -c '
+import json, sys
+obj = json.loads(sys.stdin.read())
+assert obj["baseline_mode"] == "frozen" and "baseline_mode_trials_ms" not in obj and obj["correct"] is True, obj
+'; then pass; else fail "bench-model --libtorch frozen does not run libtorch frozen"; fi
+expect_bad_args "bench-model: unknown libtorch mode" bench-model "$models/dqn.onnx" --libtorch eager
 # bench-model --target: Tessel compiled for a lower ISA, libtorch's oneDNN held to it too.
 if "$tessel" bench-model "$models/dqn.onnx" --repeats 2 --target "llvm_cpu -isa=sse4" --json 2>/dev/null | tail -n 1 | $py -c '
 import json, sys

@@ -20,7 +20,7 @@ torch::ScalarType torch_dtype(tessel::ElementType t) {
 
 class LibtorchModel : public tessel::TorchScriptModel {
  public:
-  explicit LibtorchModel(torch::jit::Module module) : module_(std::move(module)) { module_.eval(); }
+  explicit LibtorchModel(torch::jit::Module module) : module_(std::move(module)) {}
 
   tessel::NDArray forward(const tessel::NDArray& input) override {
     torch::ScalarType dtype = torch_dtype(input.dtype());
@@ -38,13 +38,29 @@ class LibtorchModel : public tessel::TorchScriptModel {
   torch::jit::Module module_;
 };
 
+// The module in eval mode, prepared as `mode` says (tessel::LibtorchMode).
+torch::jit::Module prepared(torch::jit::Module module, int mode) {
+  module.eval();
+  if (mode == static_cast<int>(tessel::LibtorchMode::Frozen)) return torch::jit::freeze(module);
+  if (mode == static_cast<int>(tessel::LibtorchMode::Optimized)) return torch::jit::optimize_for_inference(module);
+  return module;
+}
+
 }  // namespace
 
-extern "C" tessel::TorchScriptModel* tessel_load_torchscript(const char* path, int threads) {
+extern "C" tessel::TorchScriptModel* tessel_load_torchscript(const char* path, int threads, int mode) {
   at::set_num_threads(threads);
+  torch::jit::Module module;
   try {
-    return new LibtorchModel(torch::jit::load(path));
+    module = torch::jit::load(path);
   } catch (const c10::Error& e) {
     tessel::user_error("cannot load the TorchScript model '", path, "': ", e.what_without_backtrace());
+  }
+  try {
+    return new LibtorchModel(prepared(std::move(module), mode));
+  } catch (const c10::Error& e) {
+    const char* preparation[] = {"in eval mode", "frozen", "optimized for inference"};
+    tessel::user_error("libtorch cannot prepare the TorchScript model '", path, "' ", preparation[mode], ": ",
+                       e.what_without_backtrace());
   }
 }
