@@ -238,13 +238,20 @@ void print_bench(const nlohmann::json& r, int repeats) {
                 r["peak_ms"].get<double>(), r["speedup_at_peak"].get<double>());
 }
 
+// What --libtorch takes: "fastest", then each LibtorchMode's name.
+std::vector<std::string> libtorch_mode_choices() {
+  std::vector<std::string> choices = {"fastest"};
+  for (LibtorchMode mode : kLibtorchModes) choices.push_back(libtorch_mode_name(mode));
+  return choices;
+}
+
 // libtorch's module in the mode `options` names, or in the fastest on `input`.
 FastestTorchScript load_baseline(const std::string& pt, const ModelBenchOptions& options, const NDArray& input) {
   if (options.libtorch_mode == "fastest") return load_fastest_torchscript(pt, options.threads, input);
   for (LibtorchMode mode : kLibtorchModes)
     if (options.libtorch_mode == libtorch_mode_name(mode))
       return {load_torchscript(pt, options.threads, mode), mode, {}};
-  user_error("unknown libtorch mode '", options.libtorch_mode, "'; the modes are fastest, as_loaded, frozen and optimized");
+  user_error("unknown libtorch mode '", options.libtorch_mode, "'; the modes are ", join_list(libtorch_mode_choices()));
 }
 
 }  // namespace
@@ -347,7 +354,7 @@ void add_bench_model_command(CLI::App& app, char** argv) {
   cmd->add_option("--libtorch", o.libtorch_mode,
                   "how libtorch prepares its module: fastest (each of the others tried on the input, the fastest "
                   "kept), as_loaded, frozen (torch.jit.freeze) or optimized (torch.jit.optimize_for_inference)")
-      ->check(CLI::IsMember({"fastest", "as_loaded", "frozen", "optimized"}))
+      ->check(CLI::IsMember(libtorch_mode_choices()))
       ->capture_default_str();
   add_target_option(cmd, o.target);
   cmd->add_flag("--profile", args->profile,
