@@ -11,8 +11,10 @@
 //
 // A group's weights are its largest constant, when it has `min_bytes` or more; its carrier is the
 // nearest earlier group (at most `window` groups back) whose anchor does at least
-// `carrier_flops_per_byte` flops per byte to prefetch, time to hide the fetch behind. Switched off
-// by name (--passes -prefetch_weights).
+// `carrier_flops_per_byte` flops per byte it then reads from memory: its own weights, those it
+// already carries and these. A carrier's flops are the time to hide its fetches behind, and each
+// weight it carries takes from that time, so the budget counts them all. Switched off by name
+// (--passes -prefetch_weights).
 //
 // Only for CPU targets with `min_vector_registers` or more (32: AVX-512). Under the AVX2 ceiling
 // the carriers are pixel-tiled 1x1 kernels; with the prefetches in them they first spilled
@@ -56,6 +58,12 @@ ValueId largest_constant(const Graph& g, const FusedGroup& group) {
   return largest;
 }
 
+// The bytes of the group's weights; 0 if it has none.
+int64_t weight_bytes(const Graph& g, const FusedGroup& group) {
+  ValueId weights = largest_constant(g, group);
+  return weights < 0 ? 0 : g.constant_value(weights)->nbytes();
+}
+
 struct Thresholds {
   int64_t min_bytes;
   double carrier_flops_per_byte;
@@ -76,16 +84,19 @@ class PrefetchWeights : public GraphPass {
     std::vector<FusedGroup>& groups = *opt.groups;
     std::vector<double> flops;
     for (const FusedGroup& group : groups) flops.push_back(anchor_flops(opt.graph, group));
+    // What each kernel reads from memory: its own weights, then those it carries.
+    std::vector<int64_t> streamed;
+    for (const FusedGroup& group : groups) streamed.push_back(weight_bytes(opt.graph, group));
     int moved = 0;
     int64_t moved_bytes = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
-      ValueId weights = largest_constant(opt.graph, groups[i]);
-      int64_t bytes = weights < 0 ? 0 : opt.graph.constant_value(weights)->nbytes();
+      int64_t bytes = weight_bytes(opt.graph, groups[i]);
       if (bytes < t_.min_bytes) continue;
       for (size_t back = 1; back <= static_cast<size_t>(t_.window) && back <= i; ++back) {
         size_t carrier = i - back;
-        if (flops[carrier] < t_.carrier_flops_per_byte * static_cast<double>(bytes)) continue;
-        groups[carrier].prefetched.push_back(weights);
+        if (flops[carrier] < t_.carrier_flops_per_byte * static_cast<double>(streamed[carrier] + bytes)) continue;
+        groups[carrier].prefetched.push_back(largest_constant(opt.graph, groups[i]));
+        streamed[carrier] += bytes;
         ++moved;
         moved_bytes += bytes;
         break;
@@ -102,8 +113,8 @@ class PrefetchWeights : public GraphPass {
 const std::vector<ParamSpec> kParams = {
     {"min_bytes", ParamType::Int, 128 << 10, "prefetch a group's weights when they are at least this many bytes",
      Allowed::at_least(1)},
-    {"carrier_flops_per_byte", ParamType::Float, 1.0,
-     "a carrier does at least this many flops per byte it prefetches (time to hide the fetch behind)",
+    {"carrier_flops_per_byte", ParamType::Float, 6.0,
+     "a carrier does at least this many flops per byte it reads from memory: its own weights and all it prefetches",
      Allowed::at_least(0)},
     {"window", ParamType::Int, 8, "how many groups back the carrier may be", Allowed::at_least(1)},
     {"min_vector_registers", ParamType::Int, 32,

@@ -175,7 +175,8 @@ TEST_CASE("fused kernels: dense with bias and softmax, element-wise chains into 
 TEST_CASE("prefetch_weights: a convolution's kernel prefetches the classifier's weights, results unchanged",
           "[graph][fused][prefetch]") {
   // A classifier at batch 1 does 2 flops per 4-byte weight (600 x 16 floats: 38 KB, above the
-  // lowered threshold); the 3x3 convolution before it does 230 K flops, more than 1 per byte of them.
+  // lowered threshold); the 3x3 convolution before it does 230 K flops, more than 4 per byte of them
+  // and its own weights (below the default budget of 6: the carrier's threshold lowered too).
   Graph g;
   ValueId x = g.add_input("x", f32({1, 8, 10, 10}, "NCHW"));
   ValueId c = g.add_op("relu", {g.add_op("conv2d", {x, constant(g, "wc", {16, 8, 3, 3}, 1)},
@@ -189,7 +190,7 @@ TEST_CASE("prefetch_weights: a convolution's kernel prefetches the classifier's 
     std::replace(pipeline.begin(), pipeline.end(), std::string("prefetch_weights"), entry);
     return pipeline;
   };
-  std::vector<std::string> pipeline = with_pass("prefetch_weights{min_bytes=4096,min_vector_registers=0}");
+  std::vector<std::string> pipeline = with_pass("prefetch_weights{min_bytes=4096,min_vector_registers=0,carrier_flops_per_byte=4}");
   check_fused_matches_unfused(g, pipeline);
   // The convolution's group carries the dense group's one constant (its packed weights), no other group anything.
   OptimizedGraph opt = optimize_graph(g, pipeline);
@@ -219,13 +220,24 @@ TEST_CASE("prefetch_weights: a convolution's kernel prefetches the classifier's 
           (carrier ? int64_t(opt.graph.constant_value(conv->prefetched.at(0))->nbytes()) : 0));
   }
   CHECK(calls_with_weights == 2);
+  // The carrier's budget counts its own weights beside those it carries: a threshold between the
+  // convolution's flops per carried byte and its flops per byte of both moves nothing.
+  auto bytes_of = [&](ValueId v) { return static_cast<double>(opt.graph.constant_value(v)->nbytes()); };
+  double own = 0, carried = bytes_of(conv->prefetched.at(0)), flops = 2.0 * 16 * 10 * 10 * 8 * 9;
+  for (ValueId v : conv->inputs)
+    if (opt.graph.constant_value(v)) own = std::max(own, bytes_of(v));
+  REQUIRE(own > 0);
+  std::string between = std::to_string(flops / (carried + own / 2));
+  OptimizedGraph budget = optimize_graph(
+      g, with_pass("prefetch_weights{min_bytes=4096,min_vector_registers=0,carrier_flops_per_byte=" + between + "}"));
+  for (const FusedGroup& group : *budget.groups) CHECK(group.prefetched.empty());
   // Under the AVX2 ceiling (16 vector registers), by default nothing moves.
   OptimizedGraph avx2 = optimize_graph(g, with_pass("prefetch_weights{min_bytes=4096}"), Target::parse("llvm_cpu -isa=avx2"));
   for (const FusedGroup& group : *avx2.groups) CHECK(group.prefetched.empty());
   CHECK(std::any_of(avx2.report.begin(), avx2.report.end(), [](const std::string& line) {
     return line.find("nothing prefetched: the target has 16 vector registers") != std::string::npos;
   }));
-  // Below the threshold (the default, 512 KiB), nothing moves.
+  // Below the size threshold (the default, 128 KiB), nothing moves.
   OptimizedGraph small = optimize_graph(g, with_pass("prefetch_weights{min_vector_registers=0}"));
   for (const FusedGroup& group : *small.groups) CHECK(group.prefetched.empty());
   CHECK(std::any_of(small.report.begin(), small.report.end(), [](const std::string& line) {
