@@ -58,9 +58,8 @@ ValueId largest_constant(const Graph& g, const FusedGroup& group) {
   return largest;
 }
 
-// The bytes of the group's weights; 0 if it has none.
-int64_t weight_bytes(const Graph& g, const FusedGroup& group) {
-  ValueId weights = largest_constant(g, group);
+// The bytes of a group's weights (largest_constant's value); 0 for none.
+int64_t constant_bytes(const Graph& g, ValueId weights) {
   return weights < 0 ? 0 : g.constant_value(weights)->nbytes();
 }
 
@@ -84,18 +83,22 @@ class PrefetchWeights : public GraphPass {
     std::vector<FusedGroup>& groups = *opt.groups;
     std::vector<double> flops;
     for (const FusedGroup& group : groups) flops.push_back(anchor_flops(opt.graph, group));
-    // What each kernel reads from memory: its own weights, then those it carries.
+    // Each group's weights, and what its kernel reads from memory: its own weights, then those it carries.
+    std::vector<ValueId> weights;
     std::vector<int64_t> streamed;
-    for (const FusedGroup& group : groups) streamed.push_back(weight_bytes(opt.graph, group));
+    for (const FusedGroup& group : groups) {
+      weights.push_back(largest_constant(opt.graph, group));
+      streamed.push_back(constant_bytes(opt.graph, weights.back()));
+    }
     int moved = 0;
     int64_t moved_bytes = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
-      int64_t bytes = weight_bytes(opt.graph, groups[i]);
+      int64_t bytes = constant_bytes(opt.graph, weights[i]);
       if (bytes < t_.min_bytes) continue;
       for (size_t back = 1; back <= static_cast<size_t>(t_.window) && back <= i; ++back) {
         size_t carrier = i - back;
         if (flops[carrier] < t_.carrier_flops_per_byte * static_cast<double>(streamed[carrier] + bytes)) continue;
-        groups[carrier].prefetched.push_back(largest_constant(opt.graph, groups[i]));
+        groups[carrier].prefetched.push_back(weights[i]);
         streamed[carrier] += bytes;
         ++moved;
         moved_bytes += bytes;
