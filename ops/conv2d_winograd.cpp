@@ -8,6 +8,7 @@
 #include "ops/conv2d_nchwc.h"
 #include "ops/cpu_tiles.h"
 #include "ops/gemm.h"
+#include "ops/weight_prefetch.h"
 #include "ops/op_schedule.h"
 #include "ops/pad.h"
 #include "ops/tiling.h"
@@ -238,6 +239,7 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
   config.rows = register_tile_size(tiles, limit, latency_columns(vectors * float_lanes(cpu), cpu), cpu);
   config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
   config.chunk_tile_rows = winograd_chunk_tile_rows(output, cpu);
+  config.prefetch_bytes = cpu.winograd_prefetch_bytes;
   return config;
 }
 
@@ -245,9 +247,12 @@ namespace {
 
 // The GEMM stage: a register tile of rows × ob (the weights' panel) accumulated over the input
 // channels, as ops/gemm.h's schedule; (ε, ν) pairs and panels in parallel, unless the stage is
-// computed in a chunk of the output, whose loop the threads share.
+// computed in a chunk of the output, whose loop the threads share. U is prefetched in the channel
+// loop: each of its vectors serves only `rows` FMAs, and one panel's channels run on into the
+// next panel in memory (docs/graph.md, "Weight prefetch").
 void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& config, bool parallel) {
-  int64_t ob = input_tensors(product)[1].shape()[4];
+  Tensor weights = input_tensors(product)[1];
+  int64_t ob = weights.shape()[4];
   Tensor acc = s.cache_write(product);
   Stage c = s[product];
   auto [panels, lanes] = c.split(c.axis(3), ob);
@@ -256,7 +261,9 @@ void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& 
   if (parallel) c.parallel(c.fuse(c.fuse(c.axis(0), c.axis(1)), panels));
   c.unroll(row);
   c.vectorize(lanes);
-  schedule_register_accumulator(s[acc], c, row_tiles, config.k_unroll, config.unroll_k, 2);
+  IterVar channels = schedule_register_accumulator(s[acc], c, row_tiles, config.k_unroll, config.unroll_k, 2);
+  int64_t step_bytes = config.k_unroll * ob * weights.dtype().bytes();
+  prefetch_weights(s[acc], weights, channels, step_bytes, config.prefetch_bytes);
 }
 
 // The input transform: tiles in parallel (unless computed in a chunk), the α×α outputs of a
@@ -298,9 +305,9 @@ std::optional<IterVar> schedule_output(Schedule& s, const Tensor& output, int64_
 }  // namespace
 
 Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& config) {
-  if (config.rows < 1 || config.k_unroll < 1)
+  if (config.rows < 1 || config.k_unroll < 1 || config.prefetch_bytes < 0)
     user_error("conv2d_winograd schedule: rows (", config.rows, ") and k_unroll (", config.k_unroll,
-               ") must be positive");
+               ") must be positive and prefetch_bytes (", config.prefetch_bytes, ") 0 or more");
   Tensor anchor = find_by_tag(output, "conv2d_winograd");
   auto [v, product, tile_rows] = stages_of(output);
   std::vector<int64_t> sizes = chunk_choices(tile_rows);

@@ -84,12 +84,15 @@ struct WinogradConfig {
   // Output tile rows per chunk: the input transform and the products of a chunk's tiles are
   // computed right before its output, in cache; 0: each stage whole, at the root.
   int64_t chunk_tile_rows = 0;
+  // Bytes ahead of its reads that the GEMM stage prefetches the transformed weights U in its
+  // channel loop, 0 for none (CpuDescription::winograd_prefetch_bytes).
+  int64_t prefetch_bytes = 0;
 };
 
 // The fallback configuration: as many rows as the accumulators allow beside the output block's
 // vectors (ops/cpu_tiles.h), at most the tiles; 4 channels per unrolled step (a divisor of C);
 // chunks of the fewest tile rows whose V and M fit in L2 beside U, in an equal number per thread
-// (winograd_chunk_tile_rows), where U and one tile row's fit, else none.
+// (winograd_chunk_tile_rows), where U and one tile row's fit, else none; the target's prefetch.
 WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target);
 
 // The chunk sizes a Winograd convolution's output (or a fused group's output reading it) can be

@@ -153,8 +153,8 @@ IterVar schedule_output(Stage c, const GemmConfig& config) {
 
 }  // namespace
 
-void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
-                                   int64_t k_unroll, bool unroll_k, int row_axis) {
+IterVar schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
+                                      int64_t k_unroll, bool unroll_k, int row_axis) {
   acc.compute_at(consumer, at);
   auto [ko, ki] = acc.split(acc.reduce_axis(0), k_unroll);
   IterVar rows = acc.axis(row_axis), lanes = acc.axis(row_axis + 1);
@@ -162,6 +162,7 @@ void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterV
   if (unroll_k) acc.unroll(ki);
   acc.unroll(rows);
   acc.vectorize(lanes);
+  return ko;
 }
 
 bool prepacked(const Tensor& pack) {

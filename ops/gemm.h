@@ -64,9 +64,9 @@ GemmConfig gemm_fallback_config(const Tensor& output, const Target& target);
 // The register tile of a GEMM-shaped stage: `acc` (a cache_write stage whose axes row_axis and
 // row_axis + 1 are the tile's rows and vector lanes) computed at `at` of `consumer`, its reduction
 // split by k_unroll outside the rows, the rows unrolled and the lanes vectorized. Shared by the
-// GEMM and the Winograd convolution's batched GEMM.
-void schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
-                                   int64_t k_unroll, bool unroll_k, int row_axis);
+// GEMM and the Winograd convolution's batched GEMM. Returns the reduction's outer loop.
+IterVar schedule_register_accumulator(Stage acc, const Stage& consumer, const IterVar& at,
+                                      int64_t k_unroll, bool unroll_k, int row_axis);
 
 // Whether a GEMM's "pack" stage only reads panels packed before the kernel runs (dense_packed's
 // constant weights), so that no schedule can choose their width.

@@ -39,6 +39,10 @@ struct CpuDescription {
   // stop at each 4 KiB page; two pages ahead cover a memory latency on the machines measured
   // (docs/graph.md, "Weight prefetch").
   int64_t prefetch_bytes = 8 << 10;
+  // The same for the Winograd convolution's batched GEMM, whose weights each serve only one
+  // register tile of input tiles. It pays on Intel and not on AMD Zen (docs/graph.md, "Weight
+  // prefetch"), so the host's is 2 KiB on Intel CPUs and 0 on the others.
+  int64_t winograd_prefetch_bytes = 0;
 
   // Elements of `element_bits` bits in one vector register.
   int lanes(int element_bits) const { return vector_bits / element_bits; }

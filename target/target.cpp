@@ -13,7 +13,7 @@ namespace {
 
 const std::vector<std::string> kCpuKinds = {"llvm_cpu", "c_source"};
 const std::vector<std::string> kCpuAttributes = {"isa", "threads", "fma-units", "fma-latency",
-                                                  "l1",  "l2",      "l3",        "prefetch"};
+                                                  "l1",  "l2",      "l3",        "prefetch", "winograd-prefetch"};
 
 struct KindTable {
   std::mutex mutex;
@@ -72,8 +72,9 @@ void set_cpu_attribute(CpuDescription& cpu, const std::string& target, const std
   } else if (name == "l1" || name == "l2" || name == "l3") {
     int64_t bytes = positive_value(target, name, value, true);
     (name == "l1" ? cpu.l1d_bytes : name == "l2" ? cpu.l2_bytes : cpu.l3_bytes) = bytes;
-  } else if (name == "prefetch") {
-    cpu.prefetch_bytes = value == "0" ? 0 : positive_value(target, name, value, true);
+  } else if (name == "prefetch" || name == "winograd-prefetch") {
+    int64_t bytes = value == "0" ? 0 : positive_value(target, name, value, true);
+    (name == "prefetch" ? cpu.prefetch_bytes : cpu.winograd_prefetch_bytes) = bytes;
   } else {
     user_error("target '", target, "': unknown attribute -", name, " for a CPU target; valid: -",
                join_list(kCpuAttributes));
@@ -188,7 +189,8 @@ std::string Target::str() const {
     out += std::string(" -isa=") + isa_name(cpu_.isa) + " -threads=" + std::to_string(cpu_.threads) +
            " -fma-units=" + std::to_string(cpu_.fma_units) + " -fma-latency=" + std::to_string(cpu_.fma_latency) +
            " -l1=" + byte_size_text(cpu_.l1d_bytes) + " -l2=" + byte_size_text(cpu_.l2_bytes) +
-           " -l3=" + byte_size_text(cpu_.l3_bytes) + " -prefetch=" + byte_size_text(cpu_.prefetch_bytes);
+           " -l3=" + byte_size_text(cpu_.l3_bytes) + " -prefetch=" + byte_size_text(cpu_.prefetch_bytes) +
+           " -winograd-prefetch=" + byte_size_text(cpu_.winograd_prefetch_bytes);
   }
   for (const auto& [name, value] : attributes_) out += " -" + name + "=" + value;
   return out;

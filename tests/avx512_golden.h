@@ -25,7 +25,7 @@ inline const char* kAvx512Target = "llvm_cpu -isa=avx512";
 // thread (ops/window_schedule.h), and by the 1x1 convolutions' weight prefetch, which came later
 // (ops/weight_prefetch.h); replays of sets recorded then lower that way
 // (RecordedWorkload::replay_target).
-inline const char* kAvx512PinnedTarget = "llvm_cpu -isa=avx512 -threads=1 -prefetch=0";
+inline const char* kAvx512PinnedTarget = "llvm_cpu -isa=avx512 -threads=1 -prefetch=0 -winograd-prefetch=0";
 
 // The "workloads" object: workload name -> {lowered_default_fnv, lowered_default_chars,
 // space_fnv, space_size, default_config}.

@@ -109,8 +109,10 @@ std::vector<fs::path> search_dirs() {
 }  // namespace
 
 Target RecordedWorkload::replay_target() const {
-  auto measured = [](const std::string& text) {
-    return Target::parse(text.find(" -prefetch=") == std::string::npos ? text + " -prefetch=0" : text);
+  auto measured = [](std::string text) {
+    for (const char* attribute : {" -prefetch=", " -winograd-prefetch="})
+      if (text.find(attribute) == std::string::npos) text += std::string(attribute) + "0";
+    return Target::parse(text);
   };
   return target_resolved.empty() ? measured(target).with_threads(1) : measured(target_resolved);
 }

@@ -44,7 +44,8 @@ struct RecordedWorkload {
   // that were measured: target_resolved, or, in sets recorded before it was kept, `target` on one
   // thread. Their programs did not depend on the thread count, which today's do only through a
   // pad per thread (ops/window_schedule.h) that one thread does not use. A recorded target
-  // without a -prefetch attribute predates weight prefetch: it replays with -prefetch=0.
+  // without a -prefetch (or -winograd-prefetch) attribute predates that prefetch: it replays with
+  // the attribute 0.
   Target replay_target() const;
 };
 

@@ -55,6 +55,7 @@ class WinogradTemplate : public AnchorTemplate {
     w.k_unroll = config.split("tile_c")[1];
     w.unroll_k = config.annotation("unroll_c") == ForKind::Unrolled;
     if (chunk_knob_) w.chunk_tile_rows = config.get_int("chunk_tile_rows");
+    w.prefetch_bytes = fallback_.prefetch_bytes;  // the target's, not a knob
     return ops::schedule_conv2d_winograd(output, w);
   }
 

@@ -92,7 +92,8 @@ TEST_CASE("a recorded set round-trips through its file", "[experiments][replay]"
 TEST_CASE("a set recorded before it kept its resolved target replays on one thread", "[experiments][replay]") {
   RecordedWorkload old_style;
   old_style.target = "llvm_cpu -isa=avx2";
-  CHECK(old_style.replay_target().str() == Target::parse("llvm_cpu -isa=avx2 -threads=1 -prefetch=0").str());
+  CHECK(old_style.replay_target().str() ==
+        Target::parse("llvm_cpu -isa=avx2 -threads=1 -prefetch=0 -winograd-prefetch=0").str());
   RecordedWorkload kept = old_style;
   kept.target_resolved = Target::parse("llvm_cpu -isa=avx2 -threads=2").str();
   CHECK(kept.replay_target().cpu().threads == 2);
@@ -104,7 +105,13 @@ TEST_CASE("a target recorded before weight prefetch replays without it", "[exper
   w.target = "llvm_cpu -isa=avx2";
   w.target_resolved = "llvm_cpu -isa=avx2 -threads=2 -fma-units=2 -fma-latency=4 -l1=32K -l2=512K -l3=16M";
   CHECK(w.replay_target().cpu().prefetch_bytes == 0);
+  CHECK(w.replay_target().cpu().winograd_prefetch_bytes == 0);
   CHECK(w.replay_target().cpu().threads == 2);
+  w.target_resolved += " -prefetch=8K";  // recorded after weight prefetch, before the Winograd GEMM's
+  CHECK(w.replay_target().cpu().prefetch_bytes == 8 << 10);
+  CHECK(w.replay_target().cpu().winograd_prefetch_bytes == 0);
+  w.target_resolved += " -winograd-prefetch=2K";
+  CHECK(w.replay_target().cpu().winograd_prefetch_bytes == 2 << 10);
 }
 
 TEST_CASE("an incomplete, duplicated or foreign set is refused", "[experiments][replay]") {

@@ -1,6 +1,7 @@
 // Weight prefetch in the default schedules (ops/weight_prefetch.h): a 1x1 conv2d_nchwc and the
 // pixel form prefetch their kernel the target's -prefetch bytes ahead in the icb loop, on AVX2 and
-// AVX-512 alike; a 3x3 kernel and -prefetch=0 prefetch nothing; and the hints change no value.
+// AVX-512 alike; a 3x3 kernel and -prefetch=0 prefetch nothing; the Winograd GEMM prefetches its
+// transformed weights -winograd-prefetch bytes ahead; and the hints change no value.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "ops/build.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/conv2d_pixels.h"
+#include "ops/conv2d_winograd.h"
 #include "ops/op_schedule.h"
 #include "ops/workload_ops.h"
 #include "passes/lower/lower.h"
@@ -120,6 +122,43 @@ TEST_CASE("weight prefetch changes no value of a compiled convolution", "[ops][p
       std::memset(out.data(), 0xff, out.nbytes());
       NDArray xa = x, ka = k;
       build(default_schedule(op.output, t), op.args(), "kernel", t)->run({&xa, &ka, &out});
+      results.push_back(out);
+    }
+    INFO(on.key());
+    CHECK(test::max_abs_diff(test::to_vector(results[0]), test::to_vector(results[1])) == 0);
+  }
+}
+
+TEST_CASE("the Winograd GEMM prefetches U -winograd-prefetch bytes ahead in its channel loop, 0 nothing",
+          "[ops][prefetch][winograd]") {
+  for (const char* isa : {"avx2", "avx512"}) {
+    std::string base = std::string("llvm_cpu -isa=") + isa;
+    Target on = Target::parse(base + " -winograd-prefetch=2K"), off = Target::parse(base + " -winograd-prefetch=0");
+    WinogradInstance op = winograd_instance({1, 64, 7, 7, 64, 1, 2}, on);
+    WinogradConfig config = winograd_fallback_config(op.output, on);
+    std::vector<Tensor> args = {op.data, op.weights, op.output};
+    std::string text = lowered(default_schedule(op.output, on), args, on);
+    INFO(isa << ":\n" << text);
+    // one prefetch per 16-float line of a step's k_unroll x ob floats, 512 floats further on
+    std::set<std::string> found = prefetches(text);
+    REQUIRE(static_cast<int64_t>(found.size()) == config.k_unroll * op.weights.shape()[4] / 16);
+    CHECK(found.begin()->find(" + 512])") != std::string::npos);
+    CHECK(prefetches(lowered(default_schedule(op.output, off), args, off)).empty());
+  }
+}
+
+TEST_CASE("the Winograd GEMM's prefetch changes no value", "[ops][prefetch][winograd]") {
+  for (const Target& runnable : test::runnable_cpu_targets()) {
+    Target on = Target::parse(runnable.str() + " -winograd-prefetch=2K");
+    Target off = Target::parse(runnable.str() + " -winograd-prefetch=0");
+    WinogradInstance op = winograd_instance({1, 32, 7, 7, 32, 1, 2}, on);
+    NDArray x = test::random_array(op.data.shape(), 1), u = test::random_array(op.weights.shape(), 2);
+    std::vector<NDArray> results;
+    for (const Target& t : {on, off}) {
+      NDArray out = NDArray::empty(op.output.shape(), op.output.dtype());
+      std::memset(out.data(), 0xff, out.nbytes());
+      NDArray xa = x, ua = u;
+      build(default_schedule(op.output, t), {op.data, op.weights, op.output}, "kernel", t)->run({&xa, &ua, &out});
       results.push_back(out);
     }
     INFO(on.key());

@@ -38,7 +38,7 @@ TEST_CASE("an ISA attribute sets the vector width and register count of its leve
 TEST_CASE("str() is canonical and parses back to the same target; key() keeps kind and ISA", "[target]") {
   for (const char* text : {"llvm_cpu", "llvm_cpu -isa=avx2", "llvm_cpu -isa=avx512 -threads=1",
                            "c_source -isa=sse4 -l1=48K -l2=1M -l3=32M -fma-units=1", "llvm_cpu --isa=avx2",
-                           "llvm_cpu -prefetch=0", "llvm_cpu -prefetch=12K"}) {
+                           "llvm_cpu -prefetch=0", "llvm_cpu -prefetch=12K", "llvm_cpu -winograd-prefetch=2K"}) {
     Target t = Target::parse(text);
     INFO(text << " -> " << t.str());
     CHECK(Target::parse(t.str()) == t);
@@ -58,6 +58,10 @@ TEST_CASE("the prefetch attribute sets how far ahead kernels prefetch their weig
   CHECK(Target::parse("llvm_cpu -prefetch=16K").cpu().prefetch_bytes == 16 << 10);
   CHECK(Target::parse("llvm_cpu -prefetch=0").key() == Target::parse("llvm_cpu").key());  // records still apply
   require_user_error([] { Target::parse("llvm_cpu -prefetch=-4K"); }, {"-prefetch=-4K", "positive size"});
+  CHECK(Target::parse("llvm_cpu -winograd-prefetch=0").cpu().winograd_prefetch_bytes == 0);
+  CHECK(Target::parse("llvm_cpu -winograd-prefetch=4K").cpu().winograd_prefetch_bytes == 4 << 10);
+  CHECK(Target::parse("llvm_cpu -winograd-prefetch=4K").key() == Target::parse("llvm_cpu").key());
+  require_user_error([] { Target::parse("llvm_cpu -winograd-prefetch=x"); }, {"-winograd-prefetch=x"});
 }
 
 TEST_CASE("a target above the host's ISA cannot run here, one at or below it can", "[target]") {
