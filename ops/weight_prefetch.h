@@ -2,8 +2,8 @@
 // weights come from memory in a model: each layer's weights were pushed out of the caches by the
 // layers between two calls, and the hardware prefetchers stop at every 4 KiB page. The 1x1
 // convolutions (conv2d_nchwc and its pixel form) prefetch CpuDescription::prefetch_bytes ahead
-// (the target's -prefetch attribute; 0 for none); why not the others: docs/graph.md, "Weight
-// prefetch".
+// (the target's -prefetch attribute; 0 for none), the Winograd GEMM winograd_prefetch_bytes
+// (-winograd-prefetch); why not the others: docs/graph.md, "Weight prefetch".
 #pragma once
 #include "ir/schedule.h"
 
