@@ -51,6 +51,25 @@ std::set<std::string> prefetches(const std::string& text) {
   return found;
 }
 
+// The largest difference between the outputs of `op`'s default schedule built for `on` and for
+// `off`, run on the same random inputs.
+double on_off_difference(const OpInstance& op, const Target& on, const Target& off) {
+  std::vector<NDArray> inputs;
+  for (size_t i = 0; i < op.inputs.size(); ++i) inputs.push_back(test::random_array(op.inputs[i].shape(), i + 1));
+  std::vector<std::vector<float>> results;
+  for (const Target& t : {on, off}) {
+    NDArray out = NDArray::empty(op.output.shape(), op.output.dtype());
+    std::memset(out.data(), 0xff, out.nbytes());
+    std::vector<NDArray> copies = inputs;
+    std::vector<NDArray*> args;
+    for (NDArray& array : copies) args.push_back(&array);
+    args.push_back(&out);
+    build(default_schedule(op.output, t), op.args(), "kernel", t)->run(args);
+    results.push_back(test::to_vector(out));
+  }
+  return test::max_abs_diff(results[0], results[1]);
+}
+
 }  // namespace
 
 TEST_CASE("a 1x1 conv2d_nchwc prefetches its kernel -prefetch bytes ahead in the icb loop", "[ops][prefetch]") {
@@ -115,17 +134,8 @@ TEST_CASE("weight prefetch changes no value of a compiled convolution", "[ops][p
   for (const Target& runnable : test::runnable_cpu_targets()) {
     Target on = Target::parse(runnable.str()), off = Target::parse(runnable.str() + " -prefetch=0");
     OpInstance op = conv2d_instance(parse_conv2d_shape("1,64,7,7,128,1,1,0"), on);
-    NDArray x = test::random_array(op.inputs[0].shape(), 1), k = test::random_array(op.inputs[1].shape(), 2);
-    std::vector<NDArray> results;
-    for (const Target& t : {on, off}) {
-      NDArray out = NDArray::empty(op.output.shape(), op.output.dtype());
-      std::memset(out.data(), 0xff, out.nbytes());
-      NDArray xa = x, ka = k;
-      build(default_schedule(op.output, t), op.args(), "kernel", t)->run({&xa, &ka, &out});
-      results.push_back(out);
-    }
     INFO(on.key());
-    CHECK(test::max_abs_diff(test::to_vector(results[0]), test::to_vector(results[1])) == 0);
+    CHECK(on_off_difference(op, on, off) == 0);
   }
 }
 
@@ -152,16 +162,7 @@ TEST_CASE("the Winograd GEMM's prefetch changes no value", "[ops][prefetch][wino
     Target on = Target::parse(runnable.str() + " -winograd-prefetch=2K");
     Target off = Target::parse(runnable.str() + " -winograd-prefetch=0");
     WinogradInstance op = winograd_instance({1, 32, 7, 7, 32, 1, 2}, on);
-    NDArray x = test::random_array(op.data.shape(), 1), u = test::random_array(op.weights.shape(), 2);
-    std::vector<NDArray> results;
-    for (const Target& t : {on, off}) {
-      NDArray out = NDArray::empty(op.output.shape(), op.output.dtype());
-      std::memset(out.data(), 0xff, out.nbytes());
-      NDArray xa = x, ua = u;
-      build(default_schedule(op.output, t), {op.data, op.weights, op.output}, "kernel", t)->run({&xa, &ua, &out});
-      results.push_back(out);
-    }
     INFO(on.key());
-    CHECK(test::max_abs_diff(test::to_vector(results[0]), test::to_vector(results[1])) == 0);
+    CHECK(on_off_difference({{op.data, op.weights}, op.output}, on, off) == 0);
   }
 }
