@@ -125,6 +125,32 @@ TEST_CASE("window tiles divide the output width unless, with 16 registers, the d
   }
 }
 
+TEST_CASE("narrow k x k conv2d tiles on 16 registers stack two rows where one row leaves accumulators idle",
+          "[ops][tiles]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
+  auto tile = [](const char* name, const Target& target) {
+    for (const auto& w : resnet18_conv2d_workloads())
+      if (w.name == name) {
+        OpInstance op = conv2d_instance(w.shape, target);
+        WindowConfig config = conv2d_fallback_config(op.output, target);
+        check_window_fits(target.cpu(), op.output, config);
+        return std::pair<int64_t, int64_t>{config.rows, config.columns};
+      }
+    FAIL("no workload " << name);
+    return std::pair<int64_t, int64_t>{0, 0};
+  };
+  // Two-vector blocks under AVX2 leave 6 columns of budget: 7 wide, 4 + 3 columns (8
+  // accumulators) become 2 rows x 3 (12); 14 wide, 5 + 5 + 4 (10) become 2 x 3 as well.
+  CHECK(tile("C10", avx2) == std::pair<int64_t, int64_t>{2, 3});
+  CHECK(tile("C7", avx2) == std::pair<int64_t, int64_t>{2, 3});
+  // 28 wide and wider keep one row of the budget's 6 columns; 1x1 kernels keep their rule.
+  CHECK(tile("C4", avx2).first == 1);
+  CHECK(tile("C1", avx2).first == 1);
+  CHECK(tile("C11", avx2).first == 1);
+  // On 32 registers the 7-wide row is a whole tile.
+  CHECK(tile("C10", avx512) == std::pair<int64_t, int64_t>{1, 7});
+}
+
 TEST_CASE("conv2d tiles span several output blocks where each broadcast would feed one FMA of few lanes",
           "[ops][tiles]") {
   Target avx2 = Target::parse("llvm_cpu -isa=avx2"), avx512 = Target::parse("llvm_cpu -isa=avx512");
