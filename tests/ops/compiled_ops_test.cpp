@@ -225,6 +225,24 @@ TEST_CASE("a depthwise tile over a block of two AVX2 vectors, one vector at a ti
     }
 }
 
+TEST_CASE("a narrow k x k conv2d tile of two AVX2 rows, the last row tile and column tile partial, computes the "
+          "convolution", "[ops][compiled]") {
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2");
+  if (!avx2.cannot_run_reason().empty()) return;
+  for (const Conv2dParams& p : {Conv2dParams{{1, 1}, {1, 1}, {1, 1}, 1}, Conv2dParams{{2, 2}, {1, 1}, {1, 1}, 1}})
+    for (int threads : {1, 2}) {
+      // 7 output rows and columns: row tiles 2 + 2 + 2 + 1, column tiles 3 + 3 + 1
+      int64_t size = p.stride[0] == 1 ? 7 : 14;
+      Tensor xb = input({1, 2, size, size, 8}, "xb"), kb = input({2, 2, 3, 3, 8, 16}, "kb");
+      Tensor out = conv2d_nchwc(xb, kb, p);
+      Target target = avx2.with_threads(threads);
+      WindowConfig config = conv2d_fallback_config(out, target);
+      REQUIRE(config.rows == 2);
+      REQUIRE(config.columns == 3);
+      check_compiled(out, {xb, kb}, target);
+    }
+}
+
 TEST_CASE("padding computed at the root, per output row or inline gives the same result", "[ops][compiled]") {
   for (const Conv& c : {kConvs[0], kConvs[1]}) {
     Tensor xb = input({1, 1, c.data[2], c.data[3], 16}, "xb");
