@@ -140,6 +140,14 @@ int64_t default_tile_rows(const Tensor& output, int64_t columns, int64_t channel
   return std::max<int64_t>(1, kNarrowPointwiseAccumulatorCap / row_accumulators);
 }
 
+// Columns of `out_block` floats each that a one-row tile's accumulator budget (at most `cap`)
+// holds, counted in floats: a block narrower than a vector gets proportionally more.
+int64_t budget_columns(int64_t out_block, int64_t cap, const CpuDescription& cpu) {
+  int64_t lanes = float_lanes(cpu);
+  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), cap);
+  return accumulators * lanes / std::max(out_block, lanes);
+}
+
 // A k×k convolution's 16-register tile (one block per tile) where the row's widest tile leaves
 // accumulators idle: two rows of half the budget's columns, when they hold more. ResNet-18's 7-wide
 // C10 under the AVX2 ceiling (2-vector blocks, 6 columns of budget) tiles its row as 4 + 3 columns,
@@ -152,10 +160,9 @@ int64_t default_tile_rows(const Tensor& output, int64_t columns, int64_t channel
 void stack_narrow_window_rows(WindowConfig& config, const Tensor& output, const CpuDescription& cpu) {
   const auto& k = conv_operands(output).kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
   if (config.rows != 1 || config.channel_blocks != 1 || (k[2] == 1 && k[3] == 1)) return;
-  int64_t block = output.shape()[4], lanes = float_lanes(cpu);
-  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, block), kWindowAccumulatorCap);
-  int64_t budget_columns = accumulators * lanes / std::max(block, lanes);
-  int64_t columns = register_tile_size(output.shape()[3], budget_columns / 2, latency_columns(block, cpu), cpu);
+  int64_t block = output.shape()[4];
+  int64_t half_budget = budget_columns(block, kWindowAccumulatorCap, cpu) / 2;
+  int64_t columns = register_tile_size(output.shape()[3], half_budget, latency_columns(block, cpu), cpu);
   if (2 * columns <= config.columns) return;
   config.rows = 2;
   config.columns = columns;
@@ -164,10 +171,7 @@ void stack_narrow_window_rows(WindowConfig& config, const Tensor& output, const 
 }  // namespace
 
 int64_t conv2d_row_tile_columns(int64_t width, int64_t out_block, int64_t cap, const CpuDescription& cpu) {
-  int64_t lanes = float_lanes(cpu);
-  int64_t accumulators = accumulator_budget(cpu, float_vectors(cpu, out_block), cap);
-  return register_tile_size(width, accumulators * lanes / std::max(out_block, lanes), latency_columns(out_block, cpu),
-                            cpu);
+  return register_tile_size(width, budget_columns(out_block, cap, cpu), latency_columns(out_block, cpu), cpu);
 }
 
 bool rows_outer_pays(const Tensor& output, const CpuDescription& cpu) {
