@@ -8,6 +8,7 @@
 #include "backends/backend.h"
 #include "ir/printer.h"
 #include "ops/conv2d_pixels.h"
+#include "ops/conv2d_winograd.h"
 #include "ops/op_schedule.h"
 #include "ops/workload_ops.h"
 #include "passes/lower/lower.h"
@@ -58,7 +59,12 @@ ops::OpInstance instance_for(const LowerArgs& a, const Target& target) {
     if (!by_shape || by_name) user_error("lower pixels needs --shape N,C,H,W,OC");
     return ops::pixels_instance(search::parse_workload("pixels:" + a.shape).shape<ops::PixelsShape>(), target);
   }
-  user_error("unknown operator '", a.op, "'; valid: gemm, conv2d, depthwise, pixels");
+  if (a.op == "winograd") {  // a 3x3 stride-1 conv2d by Winograd's algorithm (ops/conv2d_winograd.h)
+    if (!by_shape || by_name) user_error("lower winograd needs --shape N,C,H,W,OC,P,M");
+    auto w = ops::winograd_instance(search::parse_workload("winograd:" + a.shape).shape<ops::WinogradShape>(), target);
+    return {{w.data, w.weights}, w.output};
+  }
+  user_error("unknown operator '", a.op, "'; valid: gemm, conv2d, depthwise, pixels, winograd");
 }
 
 Schedule schedule_for(const ops::OpInstance& op, const std::string& which, const Target& target) {
@@ -119,9 +125,9 @@ void print_lowered(const LowerArgs& args) {
 void add_lower_command(CLI::App& app) {
   auto args = std::make_shared<LowerArgs>();
   auto* cmd = app.add_subcommand("lower", "print the lowered loop program of an operator");
-  cmd->add_option("op", args->op, "gemm, conv2d, depthwise or pixels (a 1x1 conv2d over its pixels)")->required();
+  cmd->add_option("op", args->op, "gemm, conv2d, depthwise, pixels (a 1x1 conv2d over its pixels) or winograd")->required();
   add_number_option(cmd, "--n", args->n, "square GEMM size", Allowed::at_least(1));
-  cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P[,B] | N,C,H,W,OC");
+  cmd->add_option("--shape", args->shape, "M,N,K | N,C,H,W,OC,K,S,P | N,C,H,W,K,S,P[,B] | N,C,H,W,OC | N,C,H,W,OC,P,M (winograd)");
   cmd->add_option("--workload", args->workload, "C1..C12 or D1..D9");
   cmd->add_option("--schedule", args->schedule, "default or naive")->capture_default_str();
   cmd->add_option("--emit", args->emit, "loops, c, llvm or asm (c, llvm and asm for the target's ISA)")

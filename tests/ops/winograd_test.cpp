@@ -1,6 +1,7 @@
 // The Winograd convolution: its tensor expression and its compiled default schedule against a
 // plain loop reference (F(2×2, 3×3) and F(4×4, 3×3), image sizes that leave partial tiles, batch 2,
-// with and without padding), the rule choosing the tile, and its error messages.
+// with and without padding), the GEMM's channel slices, the rules choosing the tile, the chunks
+// and the slices, and its error messages.
 #include <functional>
 
 #include "ops/build.h"
@@ -128,6 +129,54 @@ TEST_CASE("conv2d_winograd computed per chunk of output tile rows matches the re
   WinogradConfig three = winograd_fallback_config(y, target);
   three.chunk_tile_rows = 3;
   CHECK_THROWS_WITH(schedule_conv2d_winograd(y, three), Catch::Contains("use 0 (none) or a divisor of the output's tile rows"));
+}
+
+TEST_CASE("conv2d_winograd with the GEMM's channels in slices outside its register tiles matches the reference",
+          "[ops][winograd]") {
+  set_num_threads(2);
+  const int64_t ib = 16, ob = 16;
+  const ConvGeometry g = geometry(1, 64, 7, 7, 32, 1);  // 16 tiles of 2x2: register tiles of 3 leave a partial one
+  Case c = make_case(g, 2, ib, ob);
+  Tensor y = conv2d_winograd_nchwc(placeholder({1, 4, 7, 7, 16}, DataType::float32(), "x"), c.u, {1, 1}, 2);
+  for (const Target& target : test::runnable_cpu_targets())
+    for (int64_t slice : {16, 32})
+      for (int64_t k_unroll : {4, 8})
+        for (int64_t chunk : {0, 2}) {
+          INFO(target.key() << ", slices of " << slice << ", k_unroll " << k_unroll << ", tile-row chunks " << chunk);
+          WinogradConfig config = winograd_fallback_config(y, target);
+          config.rows = 3;
+          config.k_unroll = k_unroll;
+          config.unroll_k = k_unroll == 4;
+          config.chunk_tile_rows = chunk;
+          config.channel_chunk = slice;
+          std::vector<float> got =
+              run_kernel(c, g, 2, ib, ob, target, [&](const Tensor& out) { return schedule_conv2d_winograd(out, config); });
+          CHECK(test::max_abs_diff(got, c.expected) <= 1e-4);
+        }
+  WinogradConfig bad = winograd_fallback_config(y, Target::host());
+  bad.k_unroll = 4;
+  for (int64_t slice : {24, 6, -16}) {
+    bad.channel_chunk = slice;  // 24 does not divide 64, 6 is no multiple of 4
+    CHECK_THROWS_WITH(schedule_conv2d_winograd(y, bad),
+                      Catch::Contains("use 0 (none) or a multiple of k_unroll dividing the channels"));
+  }
+}
+
+TEST_CASE("Winograd channel slices: 32 channels where the stages are whole and the tiles take several register tiles",
+          "[ops][winograd]") {
+  WinogradConfig config;
+  config.rows = 6;
+  config.k_unroll = 4;
+  CHECK(winograd_channel_chunk(512, 16, config) == 32);  // ResNet-18's 7x7 layers: 3 register tiles
+  CHECK(winograd_channel_chunk(256, 49, config) == 32);
+  CHECK(winograd_channel_chunk(512, 6, config) == 0);  // one register tile: nothing to share a slice
+  CHECK(winograd_channel_chunk(32, 16, config) == 0);  // one slice
+  CHECK(winograd_channel_chunk(48, 16, config) == 0);  // 32 does not divide the channels
+  config.k_unroll = 3;
+  CHECK(winograd_channel_chunk(96, 16, config) == 0);  // nor does 3 divide 32
+  config.k_unroll = 4;
+  config.chunk_tile_rows = 1;
+  CHECK(winograd_channel_chunk(512, 16, config) == 0);  // tile-row chunks keep V and M in L2
 }
 
 TEST_CASE("Winograd chunks: the fewest tile rows whose transforms fit in L2 beside the weights, in equal shares",
