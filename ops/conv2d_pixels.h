@@ -32,11 +32,15 @@ OpInstance pixels_instance(const PixelsShape& shape, const Target& target);
 
 // One configuration of the schedule: register tiles of `pixels` pixels × the output block; the
 // parallel loop over output blocks × pixel tiles, or with tiles_outer pixel tiles × output blocks;
-// the weights prefetched `prefetch_bytes` ahead of their reads (0: none).
+// the weights prefetched `prefetch_bytes` ahead of their reads (0: none). With `channel_blocks`
+// above 0, the input blocks run in slices of that many outside the pixel tiles instead, each slice
+// of the weights serving every tile of an output block while it is in L1 (the accumulators kept
+// in the block's sum between slices), and the threads share the output blocks alone.
 struct PixelsConfig {
   int64_t pixels = 1;
   bool tiles_outer = false;
   int64_t prefetch_bytes = 0;
+  int64_t channel_blocks = 0;
 };
 
 // The convolution of data [N, C/ib, H, W, ib] with a 1x1 kernel [O/ob, C/ib, 1, 1, ib, ob]: a
@@ -53,17 +57,20 @@ Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::
 // blocks instead (passes/graph/fuse_blocks.cpp).
 bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu);
 
+// The input blocks per slice of the default configuration (PixelsConfig::channel_blocks): 1 where
+// the output has at least two blocks per thread, else 0 (the threads share the pixel tiles too).
+int64_t pixel_channel_blocks(int64_t output_blocks, int threads);
 // The default schedule of a conv2d_nchwc_pixels `output` (or of a fused group's output reading
-// it): tiles of conv2d_row_tile_columns(H*W, ...) pixels (conv2d's row rule over all pixels) × the output
-// block, threads over (output block, pixel tile), the reduction over input blocks outside the
-// tile. Registered as "conv2d_nchwc_pixels@cpu".
+// it): pixels_fallback_config's. Registered as "conv2d_nchwc_pixels@cpu".
 Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target);
 
-// The configuration schedule_conv2d_nchwc_pixels(output, target) runs.
+// The configuration schedule_conv2d_nchwc_pixels(output, target) runs: tiles of
+// conv2d_row_tile_columns(H*W, ...) pixels (conv2d's row rule over all pixels) × the output block,
+// the target's prefetch, pixel_channel_blocks' slices.
 PixelsConfig pixels_fallback_config(const Tensor& output, const Target& target);
 
 // The schedule of a conv2d_nchwc_pixels `output` (or of a fused group's output reading it) with
-// `config`. Throws UserError if config.pixels or prefetch_bytes is out of range.
+// `config`. Throws UserError if config.pixels, prefetch_bytes or channel_blocks is out of range.
 Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const PixelsConfig& config);
 
 }  // namespace tessel::ops

@@ -28,6 +28,12 @@ class PixelsTemplate : public AnchorTemplate {
     std::vector<nlohmann::json> prefetch = {fallback_.prefetch_bytes};
     if (fallback_.prefetch_bytes > 0) prefetch.emplace_back(0);
     space_.add(categorical_knob("prefetch", prefetch));
+    // Last, 0 (the loop order before the knob) first: older records keep their points.
+    std::vector<nlohmann::json> slices = {0};
+    int64_t in_blocks = instance_.inputs[0].shape()[1];
+    for (int64_t k : {1, 2, 4})
+      if (k < in_blocks) slices.emplace_back(k);
+    space_.add(categorical_knob("channel_blocks", slices));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -35,7 +41,8 @@ class PixelsTemplate : public AnchorTemplate {
   Config default_config() const override {
     return space_.from_json({{"tile_p", tile_choice(pixels_, fallback_.pixels)},
                              {"parallel", fallback_.tiles_outer ? "tiles" : "blocks"},
-                             {"prefetch", fallback_.prefetch_bytes}});
+                             {"prefetch", fallback_.prefetch_bytes},
+                             {"channel_blocks", fallback_.channel_blocks}});
   }
 
   Program default_program() const override {
@@ -51,6 +58,7 @@ class PixelsTemplate : public AnchorTemplate {
     p.pixels = config.split("tile_p")[1];
     p.tiles_outer = config.get_string("parallel") == "tiles";
     p.prefetch_bytes = config.get_int("prefetch");
+    p.channel_blocks = config.get_int("channel_blocks");
     return ops::schedule_conv2d_nchwc_pixels(output, p);
   }
 

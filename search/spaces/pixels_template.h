@@ -6,8 +6,11 @@
 // Knobs: the split of the H*W pixels into [tiles, pixels per register tile] (tiles up to what the
 // accumulators allow beside the output block's vectors, partial last tiles where they pay), the
 // parallel loop's order (output blocks outside pixel tiles, the default, or inside), and the weight
-// prefetch (the target's distance, the default, or none). The default configuration is the target's
-// fallback (ops::pixels_fallback_config), so it lowers to the ops/ default schedule.
+// prefetch (the target's distance, the default, or none), and the input blocks per slice outside
+// the pixel tiles (PixelsConfig::channel_blocks: 0, the loop order before the knob, first, so older
+// records keep their points; then 1, 2 and 4 below the input blocks; with slices the threads share
+// the output blocks alone and the parallel knob changes nothing). The default configuration is the
+// target's fallback (ops::pixels_fallback_config), so it lowers to the ops/ default schedule.
 #pragma once
 #include <memory>
 

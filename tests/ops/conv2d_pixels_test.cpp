@@ -1,6 +1,7 @@
 // conv2d_nchwc_pixels (ops/conv2d_pixels.h): the same values as conv2d_nchwc, bit for bit once
 // compiled (the same order of additions), on every runnable CPU target; its accumulator holds one
-// tile of pixels, not the whole rows under it; when it pays; what it rejects.
+// tile of pixels, not the whole rows under it, or in slices of input blocks the whole output block;
+// when it pays; what it rejects.
 #include <cstring>
 
 #include "ir/printer.h"
@@ -38,6 +39,7 @@ TEST_CASE("conv2d_nchwc_pixels computes what conv2d_nchwc computes", "[ops][conv
       {1, 3, 7, 7, 8, 2, 16},  // MobileNet-V2's 7x7 layers in small: 49 pixels, tiles of 5 on AVX2
       {2, 2, 5, 3, 4, 3, 8},   // batch 2, a 5x3 image
       {1, 1, 14, 14, 16, 1, 32},
+      {1, 3, 7, 7, 8, 5, 16},  // 5 output blocks: slices of one input block on up to 2 threads
   };
   set_num_threads(2);
   for (const Pointwise& p : cases) {
@@ -64,10 +66,32 @@ TEST_CASE("conv2d_nchwc_pixels accumulates one tile of pixels, across rows", "[o
   Tensor k = placeholder({60, 20, 1, 1, 8, 16}, DataType::float32(), "k");
   Tensor y = conv2d_nchwc_pixels(x, k, "conv");
   Target avx2 = Target::parse("llvm_cpu -isa=avx2");
-  std::string program = to_string(lower(default_schedule(y, avx2), {x, k, y}, "conv", avx2));
+  PixelsConfig config = pixels_fallback_config(y, avx2);
+  CHECK(config.pixels == 5);
+  config.channel_blocks = 0;
+  std::string program = to_string(lower(schedule_conv2d_nchwc_pixels(y, config), {x, k, y}, "conv", avx2));
   INFO(program);
   CHECK(program.find("allocate conv.sum[float32 * 80]") != std::string::npos);  // 5 pixels x 16 channels
   CHECK(program.find("parallel (") != std::string::npos);
+}
+
+TEST_CASE("conv2d_nchwc_pixels in slices of input blocks sums a whole output block, slice by slice",
+          "[ops][conv2d]") {
+  Tensor x = placeholder({1, 20, 7, 7, 8}, DataType::float32(), "x");
+  Tensor k = placeholder({60, 20, 1, 1, 8, 16}, DataType::float32(), "k");
+  Tensor y = conv2d_nchwc_pixels(x, k, "conv");
+  Target avx2 = Target::parse("llvm_cpu -isa=avx2");
+  CHECK(pixels_fallback_config(y, avx2).channel_blocks == pixel_channel_blocks(60, avx2.cpu().threads));
+  std::string program = to_string(lower(default_schedule(y, avx2), {x, k, y}, "conv", avx2));
+  INFO(program);
+  CHECK(program.find("allocate conv.sum[float32 * 784]") != std::string::npos);  // 49 pixels x 16 channels
+  CHECK(program.find("parallel (i.j.fused, 0, 60)") != std::string::npos);     // the output blocks
+  CHECK(pixel_channel_blocks(60, 2) == 1);
+  CHECK(pixel_channel_blocks(4, 2) == 1);
+  CHECK(pixel_channel_blocks(3, 2) == 0);  // too few blocks to share: the tiles are shared too
+  PixelsConfig bad = pixels_fallback_config(y, avx2);
+  bad.channel_blocks = -1;
+  CHECK_THROWS_WITH(schedule_conv2d_nchwc_pixels(y, bad), Catch::Contains("0 blocks (no slices) or more"));
 }
 
 TEST_CASE("pixel tiles pay where 16 registers leave a 7-wide row's last tile too few accumulators",

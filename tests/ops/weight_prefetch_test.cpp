@@ -51,6 +51,12 @@ std::set<std::string> prefetches(const std::string& text) {
   return found;
 }
 
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 // The largest difference between the outputs of `op`'s default schedule built for `on` and for
 // `off`, run on the same random inputs.
 double on_off_difference(const OpInstance& op, const Target& on, const Target& off) {
@@ -123,11 +129,21 @@ TEST_CASE("the pixel form prefetches its kernel too", "[ops][prefetch]") {
   Tensor x = placeholder({1, 20, 7, 7, 16}, DataType::float32(), "x");
   Tensor k = placeholder({40, 20, 1, 1, 16, 32}, DataType::float32(), "k");
   Tensor out = conv2d_nchwc_pixels(x, k);
+  PixelsConfig config = pixels_fallback_config(out, target);
+  REQUIRE(config.channel_blocks == 1);  // 40 output blocks: slices of one input block
   std::string text = lowered(default_schedule(out, target), {x, k, out}, target);
   INFO(text);
   std::set<std::string> found = prefetches(text);
+  REQUIRE(found.size() == 32);  // a block of 16 x 32 floats: 32 lines, each prefetched once a slice
+  CHECK(count_of(text, "prefetch(") == 32);
+  CHECK(found.begin()->find("icc.outer*512 + 2048])") != std::string::npos);  // 8 KiB ahead
+
+  config.channel_blocks = 0;  // every tile over all the input blocks
+  text = lowered(schedule_conv2d_nchwc_pixels(out, config), {x, k, out}, target);
+  INFO(text);
+  found = prefetches(text);
   REQUIRE(found.size() == 2);  // 32 floats a step: two lines
-  CHECK(found.begin()->find("icb*32 + 2048])") != std::string::npos);  // 8 KiB ahead
+  CHECK(found.begin()->find("icb*32 + 2048])") != std::string::npos);
 }
 
 TEST_CASE("weight prefetch changes no value of a compiled convolution", "[ops][prefetch]") {

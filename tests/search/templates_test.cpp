@@ -186,10 +186,14 @@ TEST_CASE("a depthwise template over a block of two vectors offers one vector at
 
 TEST_CASE("every configuration of a pixel-tiled convolution computes it", "[search][templates]") {
   // On AVX2, 49 pixels: tiles of 1 (the only divisor up to 6) and partial ones of 2 to 6, × the
-  // parallel order × prefetch or none.
+  // parallel order × prefetch or none × slices of none or one of the two input blocks.
   Task task = Task::create("pixels:1,16,7,7,32", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
-  CHECK(task.space().size() == 6 * 2 * 2);
+  CHECK(task.space().size() == 6 * 2 * 2 * 2);
   check_configs(task, all_configs(knobs_of(task)));
+  // 6 input blocks: slices of 1, 2 and 4 (the last slice partial)
+  Task wide = Task::create("pixels:1,48,7,7,32", "template", nullptr, Target::parse("llvm_cpu -isa=avx2"));
+  CHECK(wide.space().size() == 6 * 2 * 2 * 4);
+  check_configs(wide, covering_configs(knobs_of(wide), default_config(wide), 4));
   CHECK_THROWS_WITH(parse_workload("pixels:1,16,7,7"), Catch::Contains("5 expected (pixels:N,C,H,W,OC)"));
 }
 
