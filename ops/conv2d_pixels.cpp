@@ -70,9 +70,9 @@ PixelsConfig pixels_fallback_config(const Tensor& output, const Target& target) 
 // at a time keeps its 512 bytes in L1 for all the tiles. Measured on the Intel Xeon (model 167)
 // under the AVX2 ceiling, MobileNet-V2's eight 7x7 1x1 calls summed in the per-call profile, two
 // alternating runs: one thread 1884-1935 -> 1480-1542 us, two 980-1015 -> 817-837 (slices of 2
-// blocks 1531-1532 and 817-863, of 4 1754-1813 and 903-945; the weights prefetched per tile). With
-// fewer output blocks than two per
-// thread the pixel tiles are worth sharing among the threads instead (not measured).
+// blocks 1531-1532 and 817-863, of 4 1754-1813 and 903-945; the weights prefetched per tile).
+// With fewer output blocks than two per thread the pixel tiles are worth sharing among the threads
+// instead (not measured).
 int64_t pixel_channel_blocks(int64_t output_blocks, int threads) { return output_blocks >= 2 * threads ? 1 : 0; }
 
 Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const Target& target) {

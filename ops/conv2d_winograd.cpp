@@ -240,7 +240,7 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
   config.k_unroll = largest_divisor_at_most(weights.shape()[3], 4);
   config.chunk_tile_rows = winograd_chunk_tile_rows(output, cpu);
   config.prefetch_bytes = cpu.winograd_prefetch_bytes;
-  config.channel_chunk = winograd_channel_chunk(weights.shape()[3], tiles, config);
+  config.channel_slice = winograd_channel_slice(weights.shape()[3], tiles, config);
   return config;
 }
 
@@ -254,11 +254,11 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
 // 2080-2104 us under the AVX2 ceiling, 2195-2224 -> 1979-1987 on AVX-512; 64 channels a slice
 // ran 2218-2720 and 2027-2031. Where chunks of tile rows keep V and M in L2 (C2, 56x56), the
 // slices made it slower (1047-1065 -> 1365-1385 us under AVX2): those stay whole.
-int64_t winograd_channel_chunk(int64_t channels, int64_t tiles, const WinogradConfig& config) {
-  constexpr int64_t kChunk = 32;
+int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config) {
+  constexpr int64_t kSlice = 32;
   bool streams = config.chunk_tile_rows == 0 && tiles > config.rows;
-  bool fits = channels > kChunk && channels % kChunk == 0 && kChunk % config.k_unroll == 0;
-  return streams && fits ? kChunk : 0;
+  bool fits = channels > kSlice && channels % kSlice == 0 && kSlice % config.k_unroll == 0;
+  return streams && fits ? kSlice : 0;
 }
 
 namespace {
@@ -272,7 +272,7 @@ void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& 
   Tensor weights = input_tensors(product)[1];
   int64_t ob = weights.shape()[4];
   std::optional<Tensor> acc;
-  if (config.channel_chunk == 0) acc = s.cache_write(product);
+  if (config.channel_slice == 0) acc = s.cache_write(product);
   Stage c = s[product];
   auto [panels, lanes] = c.split(c.axis(3), ob);
   auto [row_tiles, row] = c.split(c.axis(2), config.rows);
@@ -280,8 +280,8 @@ void schedule_product(Schedule& s, const Tensor& product, const WinogradConfig& 
   if (acc) {
     c.reorder({c.axis(0), c.axis(1), panels, row_tiles, row, lanes});
     channels = schedule_register_accumulator(s[*acc], c, row_tiles, config.k_unroll, config.unroll_k, 2);
-  } else {  // the channels in slices outside the register tiles (winograd_channel_chunk)
-    auto [slices, in_slice] = c.split(c.reduce_axis(0), config.channel_chunk);
+  } else {  // the channels in slices outside the register tiles (winograd_channel_slice)
+    auto [slices, in_slice] = c.split(c.reduce_axis(0), config.channel_slice);
     IterVar unrolled;
     std::tie(channels, unrolled) = c.split(in_slice, config.k_unroll);
     c.reorder({c.axis(0), c.axis(1), panels, slices, row_tiles, channels, unrolled, row, lanes});
@@ -339,9 +339,9 @@ Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& co
   Tensor anchor = find_by_tag(output, "conv2d_winograd");
   auto [v, product, tile_rows] = stages_of(output);
   int64_t channels = v.shape()[3];
-  if (config.channel_chunk < 0 ||
-      (config.channel_chunk > 0 && (channels % config.channel_chunk != 0 || config.channel_chunk % config.k_unroll != 0)))
-    user_error("conv2d_winograd schedule: a channel chunk of ", config.channel_chunk, " for ", channels,
+  if (config.channel_slice < 0 ||
+      (config.channel_slice > 0 && (channels % config.channel_slice != 0 || config.channel_slice % config.k_unroll != 0)))
+    user_error("conv2d_winograd schedule: a channel slice of ", config.channel_slice, " for ", channels,
                " channels and k_unroll ", config.k_unroll, "; use 0 (none) or a multiple of k_unroll dividing the channels");
   std::vector<int64_t> sizes = chunk_choices(tile_rows);
   if (config.chunk_tile_rows != 0 && std::find(sizes.begin(), sizes.end(), config.chunk_tile_rows) == sizes.end())

@@ -89,22 +89,22 @@ struct WinogradConfig {
   int64_t prefetch_bytes = 0;
   // Input channels per step of the GEMM's outer channel loop, which then runs outside the register
   // tiles: each slice of a U panel serves every tile of the panel while it is in L1, and U streams
-  // from memory at an even rate (winograd_channel_chunk). 0: each register tile runs over all the
+  // from memory at an even rate (winograd_channel_slice). 0: each register tile runs over all the
   // channels, re-reading the panel once per tile. A multiple of k_unroll dividing the channels.
-  int64_t channel_chunk = 0;
+  int64_t channel_slice = 0;
 };
 
 // The fallback configuration: as many rows as the accumulators allow beside the output block's
 // vectors (ops/cpu_tiles.h), at most the tiles; 4 channels per unrolled step (a divisor of C);
 // chunks of the fewest tile rows whose V and M fit in L2 beside U, in an equal number per thread
 // (winograd_chunk_tile_rows), where U and one tile row's fit, else none; the target's prefetch;
-// winograd_channel_chunk's channel chunk.
+// winograd_channel_slice's channel slice.
 WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target);
 
-// The default channel chunk (WinogradConfig::channel_chunk): 32 channels where the stages are whole
+// The default channel slice (WinogradConfig::channel_slice): 32 channels where the stages are whole
 // (no chunk of tile rows: U does not fit in L2 beside them), the tiles take more than one register
 // tile and 32 is a multiple of k_unroll dividing the channels; else 0.
-int64_t winograd_channel_chunk(int64_t channels, int64_t tiles, const WinogradConfig& config);
+int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config);
 
 // The chunk sizes a Winograd convolution's output (or a fused group's output reading it) can be
 // split into: the divisors of its tile rows below their number.
@@ -116,7 +116,7 @@ int64_t winograd_chunk_tile_rows(const Tensor& output, const CpuDescription& cpu
 // The CPU schedule of a conv2d_winograd_nchwc output (or of a fused group's output reading it):
 // each stage at the root, in parallel, or the input transform and GEMM per chunk of the output;
 // the GEMM with the register tile of ops/gemm.h. Throws UserError if a factor is not positive, the
-// chunk does not divide the tile rows or the channel chunk is not a multiple of k_unroll dividing
+// chunk does not divide the tile rows or the channel slice is not a multiple of k_unroll dividing
 // the channels.
 Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& config);
 

@@ -11,7 +11,7 @@ namespace {
 
 constexpr int64_t kMaxChannelStep = 8;
 // Multiples of every channel step (at most kMaxChannelStep) that divides them.
-constexpr int64_t kChannelChunks[] = {16, 32, 64};
+constexpr int64_t kChannelSlices[] = {16, 32, 64};
 
 class WinogradTemplate : public AnchorTemplate {
  public:
@@ -32,10 +32,10 @@ class WinogradTemplate : public AnchorTemplate {
     if (chunk_knob_) space_.add(categorical_knob("chunk_tile_rows", chunks));
     // Last too, 0 (the loop order before the knob) first.
     std::vector<nlohmann::json> slices = {0};
-    for (int64_t k : kChannelChunks)
+    for (int64_t k : kChannelSlices)
       if (k < shape.c && shape.c % k == 0) slices.push_back(k);
     slice_knob_ = slices.size() > 1;
-    if (slice_knob_) space_.add(categorical_knob("channel_chunk", slices));
+    if (slice_knob_) space_.add(categorical_knob("channel_slice", slices));
   }
 
   const ConfigSpace& space() const override { return space_; }
@@ -46,7 +46,7 @@ class WinogradTemplate : public AnchorTemplate {
                             {"tile_c", {channels / fallback_.k_unroll, fallback_.k_unroll}},
                             {"unroll_c", fallback_.unroll_k ? "unroll" : "none"}};
     if (chunk_knob_) knobs["chunk_tile_rows"] = fallback_.chunk_tile_rows;
-    if (slice_knob_) knobs["channel_chunk"] = fallback_.channel_chunk;
+    if (slice_knob_) knobs["channel_slice"] = fallback_.channel_slice;
     return space_.from_json(knobs);
   }
 
@@ -64,7 +64,7 @@ class WinogradTemplate : public AnchorTemplate {
     w.k_unroll = config.split("tile_c")[1];
     w.unroll_k = config.annotation("unroll_c") == ForKind::Unrolled;
     if (chunk_knob_) w.chunk_tile_rows = config.get_int("chunk_tile_rows");
-    if (slice_knob_) w.channel_chunk = config.get_int("channel_chunk");
+    if (slice_knob_) w.channel_slice = config.get_int("channel_slice");
     w.prefetch_bytes = fallback_.prefetch_bytes;  // the target's, not a knob
     return ops::schedule_conv2d_winograd(output, w);
   }
@@ -79,7 +79,7 @@ class WinogradTemplate : public AnchorTemplate {
   Target target_;
   ops::WinogradConfig fallback_;
   bool chunk_knob_ = false;  // the output has more than one tile row to chunk
-  bool slice_knob_ = false;  // the channels split in more than one slice of kChannelChunks
+  bool slice_knob_ = false;  // the channels split in more than one slice of kChannelSlices
   ConfigSpace space_;
 };
 

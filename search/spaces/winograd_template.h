@@ -7,7 +7,7 @@
 // whether the inner channel loop is unrolled, and, where the output has several tile rows, the
 // tile rows per chunk (0, the stages whole, first; then the divisors of the tile rows: records
 // from before the knob read 0, the schedule they were measured with), and the GEMM's channel slices
-// outside its register tiles (WinogradConfig::channel_chunk: 0 first, for the same reason; then 16,
+// outside its register tiles (WinogradConfig::channel_slice: 0 first, for the same reason; then 16,
 // 32 and 64 where they divide the channels). The default configuration is the target's fallback
 // (ops::winograd_fallback_config), so it lowers to the ops/ default schedule.
 #pragma once

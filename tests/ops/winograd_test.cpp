@@ -148,7 +148,7 @@ TEST_CASE("conv2d_winograd with the GEMM's channels in slices outside its regist
           config.k_unroll = k_unroll;
           config.unroll_k = k_unroll == 4;
           config.chunk_tile_rows = chunk;
-          config.channel_chunk = slice;
+          config.channel_slice = slice;
           std::vector<float> got =
               run_kernel(c, g, 2, ib, ob, target, [&](const Tensor& out) { return schedule_conv2d_winograd(out, config); });
           CHECK(test::max_abs_diff(got, c.expected) <= 1e-4);
@@ -156,7 +156,7 @@ TEST_CASE("conv2d_winograd with the GEMM's channels in slices outside its regist
   WinogradConfig bad = winograd_fallback_config(y, Target::host());
   bad.k_unroll = 4;
   for (int64_t slice : {24, 6, -16}) {
-    bad.channel_chunk = slice;  // 24 does not divide 64, 6 is no multiple of 4
+    bad.channel_slice = slice;  // 24 does not divide 64, 6 is no multiple of 4
     CHECK_THROWS_WITH(schedule_conv2d_winograd(y, bad),
                       Catch::Contains("use 0 (none) or a multiple of k_unroll dividing the channels"));
   }
@@ -167,16 +167,16 @@ TEST_CASE("Winograd channel slices: 32 channels where the stages are whole and t
   WinogradConfig config;
   config.rows = 6;
   config.k_unroll = 4;
-  CHECK(winograd_channel_chunk(512, 16, config) == 32);  // ResNet-18's 7x7 layers: 3 register tiles
-  CHECK(winograd_channel_chunk(256, 49, config) == 32);
-  CHECK(winograd_channel_chunk(512, 6, config) == 0);  // one register tile: nothing to share a slice
-  CHECK(winograd_channel_chunk(32, 16, config) == 0);  // one slice
-  CHECK(winograd_channel_chunk(48, 16, config) == 0);  // 32 does not divide the channels
+  CHECK(winograd_channel_slice(512, 16, config) == 32);  // ResNet-18's 7x7 layers: 3 register tiles
+  CHECK(winograd_channel_slice(256, 49, config) == 32);
+  CHECK(winograd_channel_slice(512, 6, config) == 0);  // one register tile: nothing to share a slice
+  CHECK(winograd_channel_slice(32, 16, config) == 0);  // one slice
+  CHECK(winograd_channel_slice(48, 16, config) == 0);  // 32 does not divide the channels
   config.k_unroll = 3;
-  CHECK(winograd_channel_chunk(96, 16, config) == 0);  // nor does 3 divide 32
+  CHECK(winograd_channel_slice(96, 16, config) == 0);  // nor does 3 divide 32
   config.k_unroll = 4;
   config.chunk_tile_rows = 1;
-  CHECK(winograd_channel_chunk(512, 16, config) == 0);  // tile-row chunks keep V and M in L2
+  CHECK(winograd_channel_slice(512, 16, config) == 0);  // tile-row chunks keep V and M in L2
 }
 
 TEST_CASE("Winograd chunks: the fewest tile rows whose transforms fit in L2 beside the weights, in equal shares",
