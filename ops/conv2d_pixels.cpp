@@ -83,43 +83,30 @@ namespace {
 
 // The tile's accumulator over all input channels, computed in each iteration of the parallel loop
 // over (output block, pixel tile); each icb step reads one ob row of the weights.
-void schedule_tiles_over_all_channels(Schedule& s, const Tensor& output, const Tensor& acc, const PixelsConfig& config) {
-  Stage c = s[output];
-  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), config.pixels);
-  c.unroll(pixels);
-  c.vectorize(c.axis(4));
+void schedule_tiles_over_all_channels(Stage c, const IterVar& tiles, Stage a, const Tensor& kernel,
+                                      const PixelsConfig& config) {
   if (config.tiles_outer) c.reorder({tiles, c.axis(1)});
   IterVar parallel = config.tiles_outer ? c.fuse(tiles, c.axis(1)) : c.fuse(c.axis(1), tiles);
   c.parallel(parallel);
-
-  Stage a = s[acc];
   a.compute_at(c, parallel);
   a.reorder({a.reduce_axis(0), a.reduce_axis(1), a.axis(2), a.axis(3)});  // the tile innermost
   a.unroll(a.axis(2));
   a.vectorize(a.axis(3));
-  Tensor kernel = window_operands(output, "conv2d_nchwc_pixels.sum").kernel;
   prefetch_weights(a, kernel, a.reduce_axis(1), kernel.shape()[5] * kernel.dtype().bytes(), config.prefetch_bytes);
 }
 
 // The sums of a whole output block computed in each iteration of the parallel loop over output
 // blocks, slice of input blocks by slice, every pixel tile in each; a slice's weights prefetched
 // once, ahead of the tiles (at each tile instead measured the same in MobileNet-V2).
-void schedule_channel_slices(Schedule& s, const Tensor& output, const Tensor& acc, const PixelsConfig& config) {
-  Stage c = s[output];
-  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), config.pixels);
-  c.unroll(pixels);
-  c.vectorize(c.axis(4));
+void schedule_channel_slices(Stage c, Stage a, const Tensor& kernel, const PixelsConfig& config) {
   IterVar blocks = c.fuse(c.axis(0), c.axis(1));
   c.parallel(blocks);
-
-  Stage a = s[acc];
   a.compute_at(c, blocks);
-  auto [a_tiles, a_pixels] = a.split(a.axis(2), config.pixels);
+  auto [tiles, pixels] = a.split(a.axis(2), config.pixels);
   auto [slices, in_slice] = a.split(a.reduce_axis(0), config.channel_blocks);
-  a.reorder({slices, a_tiles, in_slice, a.reduce_axis(1), a_pixels, a.axis(3)});
-  a.unroll(a_pixels);
+  a.reorder({slices, tiles, in_slice, a.reduce_axis(1), pixels, a.axis(3)});
+  a.unroll(pixels);
   a.vectorize(a.axis(3));
-  Tensor kernel = window_operands(output, "conv2d_nchwc_pixels.sum").kernel;
   int64_t block_bytes = kernel.shape()[4] * kernel.shape()[5] * kernel.dtype().bytes();
   prefetch_weights(a, kernel, slices, block_bytes * config.channel_blocks, config.prefetch_bytes);
 }
@@ -134,10 +121,15 @@ Schedule schedule_conv2d_nchwc_pixels(const Tensor& output, const PixelsConfig& 
                " input blocks; use at least 1 pixel, 0 bytes or more and 0 blocks (no slices) or more");
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);  // the 4-D reduction; the view and any tail inlined
+  Stage c = s[output];
+  auto [tiles, pixels] = c.split(c.fuse(c.axis(2), c.axis(3)), config.pixels);
+  c.unroll(pixels);
+  c.vectorize(c.axis(4));
+  Tensor kernel = window_operands(output, "conv2d_nchwc_pixels.sum").kernel;
   if (config.channel_blocks > 0)
-    schedule_channel_slices(s, output, acc, config);
+    schedule_channel_slices(c, s[acc], kernel, config);
   else
-    schedule_tiles_over_all_channels(s, output, acc, config);
+    schedule_tiles_over_all_channels(c, tiles, s[acc], kernel, config);
   return s;
 }
 

@@ -198,6 +198,11 @@ WinogradStages stages_of(const Tensor& output) {
   return {find_by_tag(output, "winograd_input"), product, (output.shape()[2] + m - 1) / m};
 }
 
+// Whether the GEMM's channels split into slices of `slice`, each a whole number of k_unroll steps.
+bool slice_fits(int64_t slice, int64_t channels, int64_t k_unroll) {
+  return channels % slice == 0 && slice % k_unroll == 0;
+}
+
 std::vector<int64_t> chunk_choices(int64_t tile_rows) {
   std::vector<int64_t> choices;
   for (int64_t k = 1; k < tile_rows; ++k)
@@ -257,8 +262,7 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
 int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config) {
   constexpr int64_t kSlice = 32;
   bool streams = config.chunk_tile_rows == 0 && tiles > config.rows;
-  bool fits = channels > kSlice && channels % kSlice == 0 && kSlice % config.k_unroll == 0;
-  return streams && fits ? kSlice : 0;
+  return streams && channels > kSlice && slice_fits(kSlice, channels, config.k_unroll) ? kSlice : 0;
 }
 
 namespace {
@@ -339,8 +343,7 @@ Schedule schedule_conv2d_winograd(const Tensor& output, const WinogradConfig& co
   Tensor anchor = find_by_tag(output, "conv2d_winograd");
   auto [v, product, tile_rows] = stages_of(output);
   int64_t channels = v.shape()[3];
-  if (config.channel_slice < 0 ||
-      (config.channel_slice > 0 && (channels % config.channel_slice != 0 || config.channel_slice % config.k_unroll != 0)))
+  if (config.channel_slice < 0 || (config.channel_slice > 0 && !slice_fits(config.channel_slice, channels, config.k_unroll)))
     user_error("conv2d_winograd schedule: a channel slice of ", config.channel_slice, " for ", channels,
                " channels and k_unroll ", config.k_unroll, "; use 0 (none) or a multiple of k_unroll dividing the channels");
   std::vector<int64_t> sizes = chunk_choices(tile_rows);
