@@ -104,15 +104,6 @@ auto dispatch_scalar(ElementType t, F&& f) {
   user_error("NDArray element type ", t.str(), " is not supported here: use a scalar int, uint, float or bool type");
 }
 
-std::shared_ptr<void> allocate_aligned(size_t nbytes) {
-  // aligned_alloc wants a multiple of the alignment; never ask for zero bytes.
-  size_t rounded = std::max<size_t>(NDArray::kAlignment, (nbytes + NDArray::kAlignment - 1) / NDArray::kAlignment *
-                                                             NDArray::kAlignment);
-  void* p = std::aligned_alloc(NDArray::kAlignment, rounded);
-  if (!p) user_error("NDArray: cannot allocate ", nbytes, " bytes: out of memory");
-  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
-}
-
 }  // namespace
 
 int64_t NDArray::checked_nbytes(const std::vector<int64_t>& shape, ElementType dtype, const std::string& what) {
@@ -148,7 +139,7 @@ NDArray NDArray::empty(std::vector<int64_t> shape, ElementType dtype, Device dev
   out.shape_ = std::move(shape);
   out.dtype_ = dtype;
   out.device_ = device;
-  out.storage_ = allocate_aligned(out.nbytes());
+  out.storage_ = allocate_host(static_cast<size_t>(out.nbytes()));
   return out;
 }
 

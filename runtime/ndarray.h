@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/host_memory.h"
 #include "support/error.h"
 
 namespace tessel {
@@ -64,7 +65,7 @@ constexpr ElementType ElementType::of() {
 
 class NDArray {
  public:
-  static constexpr size_t kAlignment = 64;
+  static constexpr size_t kAlignment = kHostAlignment;
 
   NDArray() = default;  // undefined: holds nothing
 
