@@ -39,7 +39,8 @@ std::vector<NamedArray> packed_params(const std::vector<NamedArray>& params, con
   for (size_t i : packing_order(params, order)) {
     const NDArray& a = params[i].array;
     std::memcpy(base + offset, a.data(), a.nbytes());
-    packed.push_back({params[i].name, NDArray::from_external(base + offset, a.shape(), a.dtype(), Device::cpu(), block)});
+    NDArray view = NDArray::from_external(base + offset, a.shape(), a.dtype(), Device::cpu(), block);
+    packed.push_back({params[i].name, view});
     offset += aligned_size(a.nbytes());
   }
   return packed;
