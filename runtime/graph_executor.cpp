@@ -14,27 +14,10 @@
 
 namespace tessel {
 
-namespace {
-
-// The params the nodes read, in the order they first do; empty if the graph is malformed (the
-// constructor then says how).
-std::vector<std::string> params_in_call_order(const nlohmann::json& graph) {
-  std::vector<std::string> names;
-  if (!graph.is_object() || !graph.contains("nodes") || !graph["nodes"].is_array()) return names;
-  for (const nlohmann::json& node : graph["nodes"]) {
-    if (!node.is_object() || !node.contains("args") || !node["args"].is_array()) continue;
-    for (const nlohmann::json& arg : node["args"])
-      if (arg.is_object() && arg.contains("param") && arg["param"].is_string()) names.push_back(arg["param"]);
-  }
-  return names;
-}
-
-}  // namespace
-
 GraphExecutor::GraphExecutor(Module module, const nlohmann::json& graph, std::vector<NamedArray> params,
                              const std::string& what)
     : module_(std::move(module)),
-      params_(huge_pages_enabled() ? packed_params(params, params_in_call_order(graph)) : std::move(params)) {
+      params_(huge_pages_enabled() ? packed_params(params) : std::move(params)) {
   try {
     if (graph.at("format") != "tessel-graph" || graph.at("version") != 1)
       user_error(what, ": not a Tessel graph of version 1");

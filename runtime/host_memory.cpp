@@ -18,7 +18,7 @@ size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multipl
 
 std::shared_ptr<void> allocate_small(size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment.
-  void* p = std::aligned_alloc(kHostAlignment, round_up(std::max<size_t>(nbytes, 1), kHostAlignment));
+  void* p = std::aligned_alloc(kHostAlignment, host_aligned_size(std::max<size_t>(nbytes, 1)));
   if (!p) user_error("NDArray: cannot allocate ", nbytes, " bytes: out of memory");
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }

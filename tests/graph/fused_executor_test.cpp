@@ -220,6 +220,16 @@ TEST_CASE("prefetch_weights: a convolution's kernel prefetches the classifier's 
           (carrier ? int64_t(opt.graph.constant_value(conv->prefetched.at(0))->nbytes()) : 0));
   }
   CHECK(calls_with_weights == 2);
+  // The params come in the order the calls first name them, the carried weights at their carrier:
+  // the executor packs them so (runtime/packed_params.h).
+  std::vector<std::string> first_named;
+  for (const nlohmann::json& node : model.graph["nodes"])
+    for (const nlohmann::json& arg : node["args"])
+      if (arg.contains("param") && std::find(first_named.begin(), first_named.end(), arg["param"]) == first_named.end())
+        first_named.push_back(arg["param"]);
+  std::vector<std::string> listed;
+  for (const NamedArray& p : model.params) listed.push_back(p.name);
+  CHECK(listed == first_named);
   // The carrier's budget counts its own weights beside those it carries: a threshold between the
   // convolution's flops per carried byte and its flops per byte of both moves nothing.
   auto bytes_of = [&](ValueId v) { return static_cast<double>(opt.graph.constant_value(v)->nbytes()); };

@@ -1,5 +1,5 @@
-// Params packed in one allocation: the order the calls read them in, then the rest; contents kept;
-// each array 64-byte aligned right after the one before; the block on huge pages when it spans one.
+// Params packed in one allocation: their order and contents kept, each array 64-byte aligned right
+// after the one before, the block on huge pages when it spans one.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -23,17 +23,16 @@ std::vector<NamedArray> three_params(int64_t big_elements) {
 
 }  // namespace
 
-TEST_CASE("packed params come in call order, then the rest, each aligned right after the one before",
-          "[runtime][packed_params]") {
+TEST_CASE("packed params keep their order, each aligned right after the one before", "[runtime][packed_params]") {
   std::vector<NamedArray> params = three_params(33);
-  std::vector<NamedArray> packed = tessel::packed_params(params, {"c", "missing", "a", "c"});
+  std::vector<NamedArray> packed = tessel::packed_params(params);
   REQUIRE(packed.size() == 3);
-  CHECK(packed[0].name == "c");
-  CHECK(packed[1].name == "a");
-  CHECK(packed[2].name == "b");
+  CHECK(packed[0].name == "a");
+  CHECK(packed[1].name == "b");
+  CHECK(packed[2].name == "c");
   CHECK(address(packed[0].array) % tessel::kHostAlignment == 0);
-  CHECK(address(packed[1].array) == address(packed[0].array) + 64);   // 28 bytes, rounded up
-  CHECK(address(packed[2].array) == address(packed[1].array) + 64);   // 60 bytes
+  CHECK(address(packed[1].array) == address(packed[0].array) + 64);   // 60 bytes, rounded up
+  CHECK(address(packed[2].array) == address(packed[1].array) + 192);  // 132 bytes
   for (const NamedArray& p : packed)
     for (const NamedArray& original : params)
       if (original.name == p.name) {
@@ -45,7 +44,7 @@ TEST_CASE("packed params come in call order, then the rest, each aligned right a
 
 TEST_CASE("packed params spanning a huge page start on one", "[runtime][packed_params]") {
   std::vector<NamedArray> params = three_params(1 << 19);  // 2 MiB of floats, and more
-  std::vector<NamedArray> packed = tessel::packed_params(params, {});
+  std::vector<NamedArray> packed = tessel::packed_params(params);
   REQUIRE(packed.size() == 3);
   CHECK(packed[0].name == "a");
   CHECK(address(packed[0].array) % tessel::kHugePageBytes == 0);
@@ -53,5 +52,5 @@ TEST_CASE("packed params spanning a huge page start on one", "[runtime][packed_p
 }
 
 TEST_CASE("no params pack into nothing", "[runtime][packed_params]") {
-  CHECK(tessel::packed_params({}, {"x"}).empty());
+  CHECK(tessel::packed_params({}).empty());
 }
