@@ -213,11 +213,14 @@ void Stage::prefetch(const Tensor& tensor, const IterVar& axis, int offset) {
   node_->prefetches[axis.get()].push_back({tensor, offset});
 }
 
-void Stage::prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step) {
+void Stage::prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step, int64_t lead_bytes) {
   if (max_lines_per_step < 1)
     user_error("prefetch_whole: at most ", max_lines_per_step, " lines per step of '", tensor.name(), "' in stage '",
                name(), "'; use at least 1");
-  node_->whole_prefetches.push_back({tensor, max_lines_per_step});
+  if (lead_bytes < 0)
+    user_error("prefetch_whole: a lead of ", lead_bytes, " bytes for '", tensor.name(), "' in stage '", name(),
+               "'; use 0 or more");
+  node_->whole_prefetches.push_back({tensor, max_lines_per_step, lead_bytes});
 }
 
 void Stage::compute_past_edge(const IterVar& axis) {

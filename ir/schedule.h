@@ -73,6 +73,7 @@ struct Prefetch {
 struct WholePrefetch {
   Tensor tensor;
   int64_t max_lines_per_step;
+  int64_t lead_bytes = 0;  // how far ahead of its even share each iteration's starts
 };
 
 struct StageNode {
@@ -151,8 +152,11 @@ class Stage {
   // all (the loops around the stage's included) leave each share at most `max_lines_per_step`
   // 64-byte lines, among the loops from the outermost inwards that are serial or parallel with a
   // constant extent (the innermost of them if none does). Short bursts: a core stalls when its
-  // prefetches outnumber the misses it can have in flight.
-  void prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step = 16);
+  // prefetches outnumber the misses it can have in flight. With `lead_bytes`, each share starts
+  // that far ahead of its place (the last ones clamped to the tensor's end): for weights the stage
+  // itself reads once in memory order at the loops' pace, which then arrive that far ahead of the
+  // reads (a k×k convolution's kernel, ops/conv2d_nchwc.cpp).
+  void prefetch_whole(const Tensor& tensor, int64_t max_lines_per_step = 16, int64_t lead_bytes = 0);
   // For a stage computed at a consumer's loop: the points of its data-parallel root `axis` that
   // the consumer's tile reaches past the tensor's edge (a non-dividing split) are computed, not
   // guarded away point by point, so the partial tile runs the whole tile's vector code. Only for

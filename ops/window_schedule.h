@@ -53,8 +53,9 @@ struct WindowConfig {
   int64_t reduce_chunk = 0;
   // Bytes of a 1x1 kernel to prefetch ahead of its reads, in the reduction loop that walks it in
   // memory order (ops/weight_prefetch.h); 0: none. conv2d_nchwc's schedule applies it (its
-  // fallback takes the target's CpuDescription::prefetch_bytes); fused blocks, whose small kernels
-  // stay in cache, and the other window ops ignore it.
+  // fallback takes the target's CpuDescription::prefetch_bytes), and while it is on streams a k×k
+  // kernel into L2 a register tile's slice ahead; fused blocks, whose small kernels stay in cache,
+  // and the other window ops ignore it.
   int64_t prefetch_bytes = 0;
   // On several threads (`threads` > 1), the output rows split into one share per thread, the
   // parallel loop, with the channel blocks and then the row tiles inside it: each thread writes

@@ -37,7 +37,8 @@ struct CpuDescription {
   // Bytes ahead of its reads that a kernel streaming weights prefetches them (Stage::prefetch),
   // 0 for none. In a model every layer's weights come from memory, and the hardware prefetchers
   // stop at each 4 KiB page; two pages ahead cover a memory latency on the machines measured
-  // (docs/graph.md, "Weight prefetch").
+  // (docs/graph.md, "Weight prefetch"). While it is not 0, a k×k convolution also streams its
+  // kernel into L2 one register tile's slice ahead.
   int64_t prefetch_bytes = 8 << 10;
   // The same for the Winograd convolution's batched GEMM, whose weights each serve only one
   // register tile of input tiles. It pays on Intel and not on AMD Zen (docs/graph.md, "Weight

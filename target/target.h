@@ -9,7 +9,8 @@
 //   "c_source -isa=avx2"
 // CPU kinds (llvm_cpu, c_source) take -isa=sse4|avx2|avx512, -threads=N, -fma-units=N,
 // -fma-latency=N, cache sizes -l1=, -l2=, -l3= (bytes, or with a K or M suffix), -prefetch=
-// (bytes of weights the kernels prefetch ahead, 0 for none; CpuDescription::prefetch_bytes) and
+// (bytes of weights the 1x1 kernels prefetch ahead, 0 for no direct-convolution prefetch at all;
+// CpuDescription::prefetch_bytes) and
 // -winograd-prefetch= (the same for the Winograd GEMM; CpuDescription::winograd_prefetch_bytes); what
 // is not given is the host's. An -isa above the host's describes a CPU this machine cannot run: lowering
 // and code emission accept it (cross-compilation), running and measuring refuse it

@@ -142,7 +142,8 @@ class NestBuilder {
         seq.push_back(prefetch_ahead(p.tensor, leaves_[pos].var(), p.offset, body));
     for (size_t i = 0; i < whole_.size(); ++i)
       if (whole_[i].pos == pos)
-        seq.push_back(prefetch_share(stage_.whole_prefetches[i].tensor, iteration_through(pos), whole_[i].iterations));
+        seq.push_back(prefetch_share(stage_.whole_prefetches[i].tensor, iteration_through(pos), whole_[i].iterations,
+                                     stage_.whole_prefetches[i].lead_bytes));
     if (seq.empty()) return body;
     seq.push_back(body);
     return make_seq(seq);

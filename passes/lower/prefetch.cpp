@@ -130,14 +130,14 @@ int64_t cache_lines(const Tensor& tensor) {
   return (bytes + kCacheLineBytes - 1) / kCacheLineBytes;
 }
 
-Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations) {
+Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations, int64_t lead_bytes) {
   TESSEL_CHECK(iterations >= 1, "prefetch of '", tensor.name(), "' over ", iterations, " iterations");
   int64_t lines = cache_lines(tensor);
   int64_t share = (lines + iterations - 1) / iterations;
   // Shares that would reach past the last line end at it instead (overlapping the one before):
   // one clamp per share, no branch around the loop body the prefetches sit in, and none per line
   // (LLVM vectorized those, taking a vector register from the kernel's accumulators on AVX2).
-  Expr first = min(iteration * make_int(share), make_int(lines - share));
+  Expr first = min(iteration * make_int(share) + make_int(lead_bytes / kCacheLineBytes), make_int(lines - share));
   return prefetch_run(tensor, first, share, "prefetch_l2");
 }
 

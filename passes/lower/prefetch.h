@@ -29,8 +29,9 @@ namespace tessel {
 Stmt prefetch_ahead(const Tensor& tensor, const Var& loop_var, int offset, const Stmt& body);
 
 // Stage::prefetch_whole: the statements that prefetch the `iteration`th of `iterations` equal
-// shares of all of `tensor`'s lines into the outer caches (prefetch_l2), in memory order.
-Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations);
+// shares of all of `tensor`'s lines into the outer caches (prefetch_l2), in memory order, each
+// starting the lines in `lead_bytes` ahead of its place.
+Stmt prefetch_share(const Tensor& tensor, const Expr& iteration, int64_t iterations, int64_t lead_bytes = 0);
 
 // The 64-byte lines `tensor` spans.
 int64_t cache_lines(const Tensor& tensor);

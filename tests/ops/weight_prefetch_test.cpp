@@ -1,9 +1,11 @@
 // Weight prefetch in the default schedules (ops/weight_prefetch.h): a 1x1 conv2d_nchwc and the
 // pixel form prefetch their kernel the target's -prefetch bytes ahead in the icb loop, on AVX2 and
-// AVX-512 alike; a 3x3 kernel and -prefetch=0 prefetch nothing; the Winograd GEMM prefetches its
-// transformed weights -winograd-prefetch bytes ahead; and the hints change no value.
+// AVX-512 alike; a 3x3 kernel streams into L2 a register tile's slice ahead; -prefetch=0 prefetches
+// nothing; the Winograd GEMM prefetches its transformed weights -winograd-prefetch bytes ahead; and
+// the hints change no value.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -31,23 +33,22 @@ std::string lowered_default(const OpInstance& op, const Target& target) {
   return lowered(default_schedule(op.output, target), op.args(), target);
 }
 
-// The distinct prefetch statements of a printed function (loop partitioning may copy a loop body),
-// lines the printer wrapped joined again.
-std::set<std::string> prefetches(const std::string& text) {
+// The distinct `intrinsic` statements of a printed function (loop partitioning may copy a loop
+// body), each whole (to its "])"), lines the printer wrapped joined with a space.
+std::set<std::string> prefetches(const std::string& text, const std::string& intrinsic = "prefetch") {
   std::string joined;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '\n') {
       joined += text[i];
       continue;
     }
-    joined += '\n';
+    joined += ' ';
     while (i + 1 < text.size() && text[i + 1] == ' ') ++i;  // a wrapped line's indent, or the next line's
   }
   std::set<std::string> found;
-  for (size_t at = joined.find("prefetch(&"); at != std::string::npos; at = joined.find("prefetch(&", at + 1)) {
-    size_t end = joined.find(')', at);
-    found.insert(joined.substr(at, end + 1 - at));
-  }
+  const std::string call = intrinsic + "(&";
+  for (size_t at = joined.find(call); at != std::string::npos; at = joined.find(call, at + 1))
+    found.insert(joined.substr(at, joined.find("])", at) + 2 - at));
   return found;
 }
 
@@ -118,10 +119,43 @@ TEST_CASE("a 1x1 kernel is prefetched in its icb loop whatever the order of its 
     }
 }
 
-TEST_CASE("no weight prefetch for -prefetch=0 or a 3x3 kernel", "[ops][prefetch]") {
-  Target off = Target::parse("llvm_cpu -isa=avx512 -prefetch=0"), on = Target::parse("llvm_cpu -isa=avx512");
-  CHECK(prefetches(lowered_default(conv2d_instance(parse_conv2d_shape("1,320,7,7,1280,1,1,0"), off), off)).empty());
-  CHECK(prefetches(lowered_default(conv2d_instance(parse_conv2d_shape("1,64,56,56,64,3,1,1"), on), on)).empty());
+TEST_CASE("a 3x3 kernel streams into L2 a register tile's slice ahead, with channels outside rows",
+          "[ops][prefetch]") {
+  // ResNet-18's C10 (256 -> 512, stride 2, 7x7 out)
+  for (const char* isa : {"avx2", "avx512"}) {
+    Target target = Target::parse(std::string("llvm_cpu -isa=") + isa + " -threads=1");
+    OpInstance op = conv2d_instance(parse_conv2d_shape("1,256,14,14,512,3,2,1"), target);
+    WindowConfig config = conv2d_fallback_config(op.output, target);
+    REQUIRE_FALSE(config.rows_outer);
+    const auto& k = op.inputs[1].shape();  // [ocb, icc, kh, kw, ib, ob]
+    int64_t kernel_lines = k[0] * k[1] * k[2] * k[3] * k[4] * k[5] * 4 / 64;
+    int64_t slice_lines = kernel_lines / k[0] * config.channel_blocks;
+    std::string text = lowered_default(op, target);
+    INFO(isa << ":\n" << text);
+    CHECK(prefetches(text).empty());  // no per-step prefetch: each weight serves many register tiles
+    std::set<std::string> found = prefetches(text, "prefetch_l2");
+    // each share's first line: the even pace plus one slice (in the loops loop partitioning left
+    // whole), clamped one share before the end
+    std::string lead = " + " + std::to_string(slice_lines) + ", ";
+    auto leads = [&](const std::string& p) { return p.find(lead) != std::string::npos; };
+    int64_t share_lines = std::count_if(found.begin(), found.end(), leads);  // one statement per line
+    REQUIRE(share_lines >= 1);
+    std::string clamp = ", " + std::to_string(kernel_lines - share_lines) + ")";
+    for (const std::string& p : found) CHECK(p.find(clamp) != std::string::npos);
+
+    config.rows_outer = true;  // every row tile reads the whole kernel: no single stream to pace
+    CHECK(prefetches(lowered(schedule_conv2d_nchwc(op.output, config), op.args(), target), "prefetch_l2").empty());
+  }
+}
+
+TEST_CASE("no weight prefetch for -prefetch=0", "[ops][prefetch]") {
+  Target off = Target::parse("llvm_cpu -isa=avx512 -prefetch=0");
+  for (const char* shape : {"1,320,7,7,1280,1,1,0", "1,256,14,14,512,3,2,1"}) {
+    std::string text = lowered_default(conv2d_instance(parse_conv2d_shape(shape), off), off);
+    INFO(shape << ":\n" << text);
+    CHECK(prefetches(text).empty());
+    CHECK(prefetches(text, "prefetch_l2").empty());
+  }
 }
 
 TEST_CASE("the pixel form prefetches its kernel too", "[ops][prefetch]") {
@@ -149,9 +183,11 @@ TEST_CASE("the pixel form prefetches its kernel too", "[ops][prefetch]") {
 TEST_CASE("weight prefetch changes no value of a compiled convolution", "[ops][prefetch]") {
   for (const Target& runnable : test::runnable_cpu_targets()) {
     Target on = Target::parse(runnable.str()), off = Target::parse(runnable.str() + " -prefetch=0");
-    OpInstance op = conv2d_instance(parse_conv2d_shape("1,64,7,7,128,1,1,0"), on);
-    INFO(on.key());
-    CHECK(on_off_difference(op, on, off) == 0);
+    for (const char* shape : {"1,64,7,7,128,1,1,0", "1,32,14,14,64,3,2,1"}) {
+      OpInstance op = conv2d_instance(parse_conv2d_shape(shape), on);
+      INFO(on.key() << ", " << shape);
+      CHECK(on_off_difference(op, on, off) == 0);
+    }
   }
 }
 

@@ -135,10 +135,26 @@ TEST_CASE("prefetch_whole: a stage computed at another's loop counts the loops a
                                           "prefetch_l2(&W[min(i.outer*16 + i*4, 59)*16 + 48])"});
 }
 
+TEST_CASE("prefetch_whole: a lead starts every share that far ahead, the last ones at the end", "[lower][prefetch]") {
+  Tensor a = placeholder({16, 48}, DataType::float32(), "A");
+  Tensor w = placeholder({4, 256}, DataType::float32(), "W");  // 64 lines
+  IterVar k = reduce_axis(48, "k");
+  Tensor rows = compute({16}, [&](Var i) { return sum(a(i, k), {k}); }, "Rows");
+  Schedule s = create_schedule({rows});
+  s[rows].prefetch_whole(w, 4, 1024);  // 16 lines ahead: rows 12-15 all take the last share
+  LoweredFunc f = check_lowering(s, {a, w}, rows);
+  INFO(to_string(f));
+  CHECK(prefetches(f, "prefetch_l2") == std::vector<std::string>{"prefetch_l2(&W[min(i*4 + 16, 60)*16])",
+                                                                  "prefetch_l2(&W[min(i*4 + 16, 60)*16 + 16])",
+                                                                  "prefetch_l2(&W[min(i*4 + 16, 60)*16 + 32])",
+                                                                  "prefetch_l2(&W[min(i*4 + 16, 60)*16 + 48])"});
+}
+
 TEST_CASE("prefetch_whole: bad requests name the stage and the tensor", "[lower][prefetch][errors]") {
   Tensor a = placeholder({16}, DataType::float32(), "A");
   Tensor w = placeholder({64}, DataType::float32(), "W");
   Tensor doubled = compute({16}, [&](Var i) { return a(i) * 2.0f; }, "Doubled");
   Schedule s = create_schedule({doubled});
   require_user_error([&] { s[doubled].prefetch_whole(w, 0); }, {"prefetch_whole", "'W'", "'Doubled'", "at least 1"});
+  require_user_error([&] { s[doubled].prefetch_whole(w, 4, -64); }, {"prefetch_whole", "-64 bytes", "'W'", "0 or more"});
 }
