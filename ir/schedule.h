@@ -73,7 +73,7 @@ struct Prefetch {
 struct WholePrefetch {
   Tensor tensor;
   int64_t max_lines_per_step;
-  int64_t lead_bytes = 0;  // how far ahead of its even share each iteration's starts
+  int64_t lead_bytes = 0;  // how far ahead of its even place each share starts
 };
 
 struct StageNode {

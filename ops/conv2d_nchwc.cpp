@@ -327,7 +327,8 @@ void prefetch_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config
   }
 }
 
-// Shares of a k×k kernel's stream prefetched at once: the most misses a core keeps in flight.
+// Most lines of a k×k kernel's stream one loop iteration prefetches (prefetch_whole's
+// max_lines_per_step): a core stalls when its prefetches outnumber the misses it keeps in flight.
 constexpr int64_t kKernelStreamLinesPerStep = 16;
 
 // A k×k kernel prefetched into L2 as one even stream over the stage's loops, a register tile's
