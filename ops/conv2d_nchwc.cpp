@@ -305,12 +305,11 @@ namespace {
 // memory order ([icc, kh, kw, icb] per output block): every reduction loop inside it runs over a
 // later dimension, so "offset iterations ahead" is the stream's next bytes (the icb loop, in every
 // order a template picks). A step reads the kernel vectors of all the loops inside. Not k x k
-// kernels: there each weight serves many register tiles, and on Zen 5 (AVX-512, one thread)
-// prefetching at the kh loop made ResNet-18's stride-2 3x3 layers 10-30% slower in the model, the
-// prefetches of every later tile taking load slots for lines already in L1.
-void prefetch_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) {
-  const auto& k = kernel.shape();                      // [ocb, icc, kh, kw, ib, ob]
-  if (k[2] != 1 || k[3] != 1) return;
+// kernels (stream_kernel): there each weight serves many register tiles, and on Zen 5 (AVX-512,
+// one thread) prefetching at the kh loop made ResNet-18's stride-2 3x3 layers 10-30% slower in the
+// model, the prefetches of every later tile taking load slots for lines already in L1.
+void prefetch_pointwise_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) {
+  const auto& k = kernel.shape();                      // [ocb, icc, 1, 1, ib, ob]
   const int64_t extents[] = {k[1], k[4], k[2], k[3]};  // reduction axes icc, icb, kh, kw
   const int memory_rank[] = {0, 3, 1, 2};              // their dimensions' order in the layout
   auto unrolled = [&](int r) { return std::count(config.unrolled.begin(), config.unrolled.end(), r) > 0; };
@@ -341,9 +340,8 @@ constexpr int64_t kKernelStreamLinesPerStep = 16;
 // ceiling C10 0.96 -> 1.10-1.11, C7 0.95-0.96 -> 1.01-1.02, C4 0.95-0.98 -> 0.98-1.00. A lead of
 // two slices gained less (C10 1.03), L1 instead of L2 the same.
 void stream_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) {
-  const auto& k = kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
-  if ((k[2] == 1 && k[3] == 1) || config.rows_outer) return;
-  int64_t tile_slice_bytes = tensor_bytes(kernel) / k[0] * config.channel_blocks;
+  if (config.rows_outer) return;
+  int64_t tile_slice_bytes = tensor_bytes(kernel) / kernel.shape()[0] * config.channel_blocks;
   acc.prefetch_whole(kernel, kKernelStreamLinesPerStep, tile_slice_bytes);
 }
 
@@ -355,8 +353,11 @@ Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config)
   schedule_window(s, output, acc, config);
   if (config.prefetch_bytes > 0) {
     Tensor kernel = conv_operands(output).kernel;
-    prefetch_kernel(s[acc], kernel, config);
-    stream_kernel(s[acc], kernel, config);
+    const auto& k = kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
+    if (k[2] == 1 && k[3] == 1)
+      prefetch_pointwise_kernel(s[acc], kernel, config);
+    else
+      stream_kernel(s[acc], kernel, config);
   }
   return s;
 }

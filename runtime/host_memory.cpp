@@ -14,8 +14,6 @@ namespace tessel {
 
 namespace {
 
-size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
-
 std::shared_ptr<void> allocate_small(size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment.
   void* p = std::aligned_alloc(kHostAlignment, host_aligned_size(std::max<size_t>(nbytes, 1)));

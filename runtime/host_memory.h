@@ -17,10 +17,11 @@ namespace tessel {
 constexpr size_t kHostAlignment = 64;
 constexpr size_t kHugePageBytes = size_t{2} << 20;
 
+// `n` rounded up to a multiple of `multiple`.
+constexpr size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
 // `bytes` rounded up to a whole number of kHostAlignment blocks: where the next array may start.
-constexpr size_t host_aligned_size(size_t bytes) {
-  return (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
-}
+constexpr size_t host_aligned_size(size_t bytes) { return round_up(bytes, kHostAlignment); }
 
 // Whether large arrays ask for huge pages: true unless the environment sets TESSEL_HUGE_PAGES=0
 // (the ablation), read once.
