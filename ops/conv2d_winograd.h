@@ -101,9 +101,9 @@ struct WinogradConfig {
 // winograd_channel_slice's channel slice.
 WinogradConfig winograd_fallback_config(const Tensor& output, const Target& target);
 
-// The default channel slice (WinogradConfig::channel_slice): 32 channels where the stages are whole
-// (no chunk of tile rows: U does not fit in L2 beside them), the tiles take more than one register
-// tile and 32 is a multiple of k_unroll dividing the channels; else 0.
+// The default channel slice (WinogradConfig::channel_slice): 32 channels where U is prefetched, the
+// stages are whole (no chunk of tile rows: U does not fit in L2 beside them), the tiles take more
+// than one register tile and 32 is a multiple of k_unroll dividing the channels; else 0.
 int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config);
 
 // The chunk sizes a Winograd convolution's output (or a fused group's output reading it) can be

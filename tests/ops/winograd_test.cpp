@@ -162,11 +162,14 @@ TEST_CASE("conv2d_winograd with the GEMM's channels in slices outside its regist
   }
 }
 
-TEST_CASE("Winograd channel slices: 32 channels where the stages are whole and the tiles take several register tiles",
+TEST_CASE("Winograd channel slices: 32 channels where U is prefetched, the stages are whole and the tiles take "
+          "several register tiles",
           "[ops][winograd]") {
   WinogradConfig config;
   config.rows = 6;
   config.k_unroll = 4;
+  CHECK(winograd_channel_slice(512, 16, config) == 0);  // no prefetch: nothing streams U evenly
+  config.prefetch_bytes = 2048;
   CHECK(winograd_channel_slice(512, 16, config) == 32);  // ResNet-18's 7x7 layers: 3 register tiles
   CHECK(winograd_channel_slice(256, 49, config) == 32);
   CHECK(winograd_channel_slice(512, 6, config) == 0);  // one register tile: nothing to share a slice

@@ -69,9 +69,9 @@ if grep -q '^func gemm(A: float32\[32, 32\]' <<< "$lowered"; then pass; else fai
 c_code=$("$tessel" lower depthwise --workload D9 --emit c)
 if grep -q 'void depthwise(' <<< "$c_code"; then pass; else fail "lower --emit c"; fi
 expect_bad_args "lower: unknown op" lower softmax --n 4
-# lower winograd: the three stages of one kernel; at 7x7 with 256 channels the GEMM steps its
-# channels in 8 slices of 32, each outside the register tiles (k.outer).
-winograd=$("$tessel" lower winograd --shape 1,256,7,7,256,1,2 --target "llvm_cpu -isa=avx2")
+# lower winograd: the three stages of one kernel; at 7x7 with 256 channels the GEMM, prefetching
+# its weights, steps its channels in 8 slices of 32, each outside the register tiles (k.outer).
+winograd=$("$tessel" lower winograd --shape 1,256,7,7,256,1,2 --target "llvm_cpu -isa=avx2 -winograd-prefetch=2048")
 if grep -q 'conv2d_winograd.input\[' <<< "$winograd" &&
   grep -A1 'for (c.outer, 0, 8) {' <<< "$winograd" | grep -q 'for (k.outer, 0, 2)'; then pass
 else fail "lower winograd: $(head -c 600 <<< "$winograd")"; fi
