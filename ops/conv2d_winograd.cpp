@@ -259,8 +259,8 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
 // 2080-2104 us under the AVX2 ceiling, 2195-2224 -> 1979-1987 on AVX-512; 64 channels a slice
 // ran 2218-2720 and 2027-2031. Where chunks of tile rows keep V and M in L2 (C2, 56x56), the
 // slices made it slower (1047-1065 -> 1365-1385 us under AVX2): those stay whole. Those figures
-// had U prefetched 2 KiB ahead (the Xeon's default); without the prefetch the slices halve the
-// speed (Zen 5, one thread, C12 against oneDNN: 0.80-0.86 with, 1.33-1.38 without; with the
+// had U prefetched 2 KiB ahead (the Xeon's default). Without the prefetch the slices halve the
+// speed (Zen 5, one thread, C12 against oneDNN: 0.80-0.86 in slices, 1.33-1.38 whole; with the
 // prefetch forced on, 1.21-1.26 and 1.22-1.35), so they come only with it.
 int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config) {
   constexpr int64_t kSlice = 32;

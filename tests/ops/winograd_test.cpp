@@ -168,7 +168,7 @@ TEST_CASE("Winograd channel slices: 32 channels where U is prefetched, the stage
   WinogradConfig config;
   config.rows = 6;
   config.k_unroll = 4;
-  CHECK(winograd_channel_slice(512, 16, config) == 0);  // no prefetch: nothing streams U evenly
+  CHECK(winograd_channel_slice(512, 16, config) == 0);  // no prefetch: slices were slower (Zen 5)
   config.prefetch_bytes = 2048;
   CHECK(winograd_channel_slice(512, 16, config) == 32);  // ResNet-18's 7x7 layers: 3 register tiles
   CHECK(winograd_channel_slice(256, 49, config) == 32);
