@@ -260,8 +260,9 @@ WinogradConfig winograd_fallback_config(const Tensor& output, const Target& targ
 // ran 2218-2720 and 2027-2031. Where chunks of tile rows keep V and M in L2 (C2, 56x56), the
 // slices made it slower (1047-1065 -> 1365-1385 us under AVX2): those stay whole. Those figures
 // had U prefetched 2 KiB ahead (the Xeon's default). Without the prefetch the slices halve the
-// speed (Zen 5, one thread, C12 against oneDNN: 0.80-0.86 in slices, 1.33-1.38 whole; with the
-// prefetch forced on, 1.21-1.26 and 1.22-1.35), so they come only with it.
+// speed (Zen 5, one thread, C12 against oneDNN: 0.80-0.86 in slices, 1.33-1.38 whole; 2 KiB
+// ahead, 1.21-1.26 and 1.22-1.35), so they come only with it. At Zen 5's default of 4 KiB they
+// pay there too (1.53-1.63 against 1.35-1.37).
 int64_t winograd_channel_slice(int64_t channels, int64_t tiles, const WinogradConfig& config) {
   constexpr int64_t kSlice = 32;
   bool streams = config.prefetch_bytes > 0 && config.chunk_tile_rows == 0 && tiles > config.rows;

@@ -110,7 +110,9 @@ CpuDescription detect_host_cpu() {
   cpu.vector_registers = isa_vector_registers(cpu.isa);
   cpu.fma_units = cpu.isa == CpuIsa::SSE4 ? 1 : 2;
   read_host_caches(cpu);
+  // Each distance as measured on that vendor's cores (docs/graph.md, "Weight prefetch").
   if (__builtin_cpu_is("intel")) cpu.winograd_prefetch_bytes = 2 << 10;
+  if (__builtin_cpu_is("amd")) cpu.winograd_prefetch_bytes = 4 << 10;
   cpu.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return cpu;
 }
