@@ -41,8 +41,8 @@ struct CpuDescription {
   // kernel into L2 one register tile's slice ahead.
   int64_t prefetch_bytes = 8 << 10;
   // The same for the Winograd convolution's batched GEMM, whose weights each serve only one
-  // register tile of input tiles. The host's is 2 KiB on Intel CPUs, 4 KiB on AMD ones (each
-  // measured there: docs/graph.md, "Weight prefetch") and 0 on the others.
+  // register tile of input tiles. The host's is 2 KiB on Intel CPUs, 4 KiB on AMD ones (measured
+  // on a Xeon and on Zen 5: docs/graph.md, "Weight prefetch") and 0 on the others.
   int64_t winograd_prefetch_bytes = 0;
 
   // Elements of `element_bits` bits in one vector register.
