@@ -61,14 +61,17 @@ void compare_outputs(const NDArray& ours, const NDArray& theirs, nlohmann::json&
 }
 
 // A pause of 20 ms, so worker threads the other side left spinning are asleep when the timing
-// starts; then untimed calls of `run` for at least 5 ms, because the pause idles the core: on this
-// project's VMs the first 1-3 ms after it ran at about half speed, and 1 ms samples of a small
-// model (conv_bn_relu_C11: 0.21 ms a call) measured 0.43 ms, both sides inflated alike.
+// starts; then untimed calls of `run` for at least 40 ms, because the pause idles the cores: on
+// this project's VMs the first 1-3 ms after it ran at about half speed on one thread, and 1 ms
+// samples of a small model (conv_bn_relu_C11: 0.21 ms a call) measured 0.43 ms, both sides
+// inflated alike. Two threads take longer to come back: on Zen 5 (stop 65), MobileNet-V2 on two
+// threads measured 3.46-4.50 ms (spreads of 87-116%) after 5 ms of calls and 2.09-2.53 ms (spreads
+// of 14-149%, 14-15% in two of three runs) after 40, libtorch 8.5-12.2 and 7.0-8.0 ms.
 void settle(const std::function<void()>& run) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   auto start = std::chrono::steady_clock::now();
   do run();
-  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(5));
+  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(40));
 }
 
 bool runs_winograd(const nlohmann::json& node) {
