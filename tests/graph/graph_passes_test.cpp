@@ -386,6 +386,11 @@ TEST_CASE("fuse_blocks: expansion, depthwise and projection become one block whe
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks") == 0);
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks{l2_fraction=0.01}") == 1);
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=16K", "fuse_blocks{l2_fraction=100}") == 0);
+    // On several threads the fraction is scaled (threaded_scale, default 0.5): 18-36 KiB chained
+    // stay apart within a 40 KiB L2 on one thread and fuse on two.
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=1", "fuse_blocks") == 0);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks") == 1);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks{threaded_scale=1}") == 0);
   }
   // Without fusion there are no groups to merge: the pass says so and changes nothing.
   OptimizedGraph unfused = optimize_graph(test::inverted_residual(1), {"layout", "fuse_blocks"});
