@@ -1,6 +1,7 @@
 // A model's tuning tasks (compiler/model_tasks.h).
 #include "compiler/model_tasks.h"
 
+#include <algorithm>
 #include <iostream>
 #include <unordered_map>
 #include <unordered_set>
@@ -9,6 +10,7 @@
 #include "compiler/group_schedule.h"
 #include "ops/graph/fused_kernel.h"
 #include "search/spaces/schedule_template.h"
+#include "support/error.h"
 #include "support/registry.h"
 
 namespace tessel {
@@ -60,6 +62,33 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
       }
     }
     tasks[it->second].weight += 1;
+  }
+  return tasks;
+}
+
+std::vector<search::WeightedTask> model_tasks_at_thread_counts(const graph::Graph& g,
+                                                               const std::vector<std::string>& pipeline,
+                                                               const Target& target,
+                                                               const std::vector<int>& thread_counts,
+                                                               std::vector<std::string>* notes) {
+  std::vector<search::WeightedTask> tasks;
+  std::unordered_map<std::string, size_t> by_key;
+  std::vector<std::string> all_notes;
+  for (int threads : thread_counts)
+    if (threads < 1) user_error("a model's tasks are found at one thread or more; ", threads, " were asked for");
+  for (int threads : thread_counts) {
+    graph::OptimizedGraph opt = graph::optimize_graph(g, pipeline, target.with_threads(threads));
+    for (search::WeightedTask& t : model_tasks(opt, target, &all_notes)) {
+      auto [it, added] = by_key.emplace(t.task.workload().key(), tasks.size());
+      if (added) tasks.push_back(std::move(t));
+      else tasks[it->second].weight = std::max(tasks[it->second].weight, t.weight);
+    }
+  }
+  std::unordered_set<std::string> noted;
+  for (const std::string& note : all_notes) {
+    if (!noted.insert(note).second) continue;
+    if (notes) notes->push_back(note);
+    else std::cerr << note << "\n";
   }
   return tasks;
 }

@@ -23,4 +23,14 @@ namespace tessel {
 std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target,
                                               std::vector<std::string>* notes = nullptr);
 
+// The tasks of graph `g` optimized by `pipeline` for `target` at each of `thread_counts` (the
+// passes may group it differently per count: fuse_blocks merges more blocks on several threads),
+// made for `target` itself and merged by workload key in the order they first come, each weighted
+// by the most groups running it at one count. Notes as for model_tasks, each once.
+std::vector<search::WeightedTask> model_tasks_at_thread_counts(const graph::Graph& g,
+                                                               const std::vector<std::string>& pipeline,
+                                                               const Target& target,
+                                                               const std::vector<int>& thread_counts,
+                                                               std::vector<std::string>* notes = nullptr);
+
 }  // namespace tessel

@@ -184,6 +184,11 @@ void print_json(const TuneModelArgs& a, const std::vector<search::WeightedTask>&
   std::cout << line.dump() << "\n";
 }
 
+// The thread counts the model's modules are checked at (--model-threads, else --threads).
+std::vector<int> checked_thread_counts(const TuneModelArgs& a) {
+  return a.model_threads.empty() ? std::vector<int>{a.threads} : a.model_threads;
+}
+
 // The selections' searched choices timed in the model (--model-rounds; none with 0), on each of
 // --model-threads.
 std::vector<ChoiceCheck> check_in_model(const TuneModelArgs& a, const graph::Graph& g, const Target& target,
@@ -194,8 +199,7 @@ std::vector<ChoiceCheck> check_in_model(const TuneModelArgs& a, const graph::Gra
   check.run.timeout_s = a.timeout_s;
   check.rounds = static_cast<int>(a.model_rounds);
   check.margin = a.model_margin_pct / 100;
-  std::vector<int> threads = a.model_threads.empty() ? std::vector<int>{a.threads} : a.model_threads;
-  return check_choices_at_thread_counts(g, graph::parse_pipeline(a.passes), target, threads, db, check,
+  return check_choices_at_thread_counts(g, graph::parse_pipeline(a.passes), target, checked_thread_counts(a), db, check,
                                         [](const ChoiceCheck& c) {
                                           print_check(c);
                                           std::cout.flush();
@@ -218,8 +222,9 @@ void tune_model(const TuneModelArgs& a) {
   Target target = resolve_target(a.target, a.threads);
   target.check_runs_here("tune-model");
   graph::Graph g = frontend::import_onnx(a.model);
-  graph::OptimizedGraph opt = graph::optimize_graph(g, graph::parse_pipeline(a.passes), target);
-  std::vector<search::WeightedTask> tasks = model_tasks(opt, target);
+  // The modules of every thread count the choices are checked at, whose groups may differ.
+  std::vector<search::WeightedTask> tasks =
+      model_tasks_at_thread_counts(g, graph::parse_pipeline(a.passes), target, checked_thread_counts(a));
   if (tasks.empty())
     user_error("tune-model: '", a.model, "' has no group whose anchor operator has a schedule template ",
                "(conv2d, depthwise conv2d or dense); there is nothing to tune");
@@ -277,7 +282,8 @@ void add_tune_model_command(CLI::App& app) {
                     Allowed::at_least(0).at_most(50));
   cmd->add_option("--model-threads", args->model_threads,
                   "check the choices in the model on each of these thread counts in turn (a comma list; default: "
-                  "--threads): a choice stays only if the model gains from it on every count")
+                  "--threads): a choice stays only if the model gains from it on every count; the tasks are those "
+                  "of the model compiled for each count")
       ->delimiter(',')
       ->check(CLI::Range(1, 256));
   cmd->add_option("--passes", args->passes, "graph passes, as for tessel compile");

@@ -82,3 +82,35 @@ TEST_CASE("a model's 1x1 convolutions computed over their pixels are tasks of th
   }
   CHECK(tasks_named("", "conv2d:1,96,14,14,576,1,1,0") == 1);  // 14 wide: row tiles, a task
 }
+
+TEST_CASE("tune-model's tasks are those of the model compiled for every thread count it is checked at",
+          "[graph][tuned][models]") {
+  // fuse_blocks merges more blocks on several threads: MobileNet-V2 on two threads runs 14x14
+  // blocks whose chains its one-thread module runs as three groups each.
+  Target target = Target::parse("llvm_cpu -isa=avx2 -threads=1 -l2=1M");
+  graph::Graph g = frontend::import_onnx(std::string(TESSEL_BINARY_DIR) + "/models/mobilenet_v2.onnx");
+  std::vector<std::string> pipeline = graph::default_pipeline();
+  auto keys = [&](const std::vector<int>& counts) {
+    std::vector<std::string> out;
+    std::vector<std::string> notes;
+    for (const search::WeightedTask& t : model_tasks_at_thread_counts(g, pipeline, target, counts, &notes)) {
+      CHECK(t.task.target() == target);  // made for the measurement's target, whatever the count
+      out.push_back(t.task.workload().key());
+    }
+    return out;
+  };
+  auto blocks = [](const std::vector<std::string>& k) {
+    return std::count_if(k.begin(), k.end(), [](const std::string& s) { return s.find("block") != std::string::npos; });
+  };
+  std::vector<std::string> one = keys({1}), two = keys({2}), both = keys({1, 2});
+  std::vector<std::string> single, notes;  // model_tasks of the one-thread module
+  for (const search::WeightedTask& t : model_tasks(graph::optimize_graph(g, pipeline, target), target, &notes))
+    single.push_back(t.task.workload().key());
+  CHECK(one == single);
+  CHECK(blocks(two) > blocks(one));
+  for (const std::string& k : one) CHECK(std::count(both.begin(), both.end(), k) == 1);
+  for (const std::string& k : two) CHECK(std::count(both.begin(), both.end(), k) == 1);
+  CHECK(both.size() < one.size() + two.size());  // the layers both modules run are tasks once
+  CHECK_THROWS_WITH(model_tasks_at_thread_counts(g, pipeline, target, {0}, &notes),
+                    Catch::Contains("at one thread or more"));
+}
