@@ -10,8 +10,9 @@
 // On several threads smaller chains pay too: unfused, the expanded tensor is handed between
 // kernels that split it among the cores differently (the expansion by channel blocks where its
 // kernel outweighs its input, the depthwise by rows), so much of it crosses between the cores, and
-// a depthwise thread writing half the rows of every channel block contends at each seam with the
-// other core's prefetches. In a block each thread keeps its rows. Hence `threaded_scale`.
+// a depthwise thread writing half the rows of every channel block pays at each seam (most likely
+// for the other core's hardware prefetches). In a block each thread keeps its rows. Hence
+// `threaded_scale`.
 //
 // Switched off by name like any pass (--passes -fuse_blocks), it gives the ablation.
 #include <algorithm>
