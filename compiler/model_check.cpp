@@ -218,14 +218,12 @@ std::vector<ChoiceCheck> check_choices_at_thread_counts(const graph::Graph& g, c
                                                         const Target& target, const std::vector<int>& thread_counts,
                                                         search::RecordsDb& db, const ModelCheckOptions& options,
                                                         const std::function<void(const ChoiceCheck&)>& on_check) {
-  for (int threads : thread_counts)
-    if (threads < 1) user_error("the check in the model runs on at least one thread; ", threads, " were asked for");
+  std::vector<graph::OptimizedGraph> graphs = optimize_at_thread_counts(g, pipeline, target, thread_counts);
   std::vector<ChoiceCheck> checks;
-  for (int threads : thread_counts) {
-    Target at_count = target.with_threads(threads);
-    graph::OptimizedGraph opt = graph::optimize_graph(g, pipeline, at_count);
+  for (const graph::OptimizedGraph& opt : graphs) {
+    const Target& at_count = opt.target;
     ModelCheckOptions at_options = options;
-    at_options.run.threads = threads;
+    at_options.run.threads = at_count.cpu().threads;
     std::vector<std::string> untunable;  // no record of theirs can apply, so nothing to check or to note again
     std::vector<search::WeightedTask> tasks = model_tasks(opt, at_count, &untunable);
     std::vector<ChoiceCheck> at = check_choices_in_model(opt, at_count, tasks, db, at_options, on_check);

@@ -66,6 +66,17 @@ std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, 
   return tasks;
 }
 
+std::vector<graph::OptimizedGraph> optimize_at_thread_counts(const graph::Graph& g,
+                                                             const std::vector<std::string>& pipeline,
+                                                             const Target& target,
+                                                             const std::vector<int>& thread_counts) {
+  for (int threads : thread_counts)
+    if (threads < 1) user_error("a model runs on at least one thread; ", threads, " were asked for");
+  std::vector<graph::OptimizedGraph> graphs;
+  for (int threads : thread_counts) graphs.push_back(graph::optimize_graph(g, pipeline, target.with_threads(threads)));
+  return graphs;
+}
+
 std::vector<search::WeightedTask> model_tasks_at_thread_counts(const graph::Graph& g,
                                                                const std::vector<std::string>& pipeline,
                                                                const Target& target,
@@ -74,10 +85,7 @@ std::vector<search::WeightedTask> model_tasks_at_thread_counts(const graph::Grap
   std::vector<search::WeightedTask> tasks;
   std::unordered_map<std::string, size_t> by_key;
   std::vector<std::string> all_notes;
-  for (int threads : thread_counts)
-    if (threads < 1) user_error("a model's tasks are found at one thread or more; ", threads, " were asked for");
-  for (int threads : thread_counts) {
-    graph::OptimizedGraph opt = graph::optimize_graph(g, pipeline, target.with_threads(threads));
+  for (const graph::OptimizedGraph& opt : optimize_at_thread_counts(g, pipeline, target, thread_counts)) {
     for (search::WeightedTask& t : model_tasks(opt, target, &all_notes)) {
       auto [it, added] = by_key.emplace(t.task.workload().key(), tasks.size());
       if (added) tasks.push_back(std::move(t));

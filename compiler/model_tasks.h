@@ -23,10 +23,18 @@ namespace tessel {
 std::vector<search::WeightedTask> model_tasks(const graph::OptimizedGraph& opt, const Target& target,
                                               std::vector<std::string>* notes = nullptr);
 
-// The tasks of graph `g` optimized by `pipeline` for `target` at each of `thread_counts` (the
-// passes may group it differently per count: fuse_blocks merges more blocks on several threads),
-// made for `target` itself and merged by workload key in the order they first come, each weighted
-// by the most groups running it at one count. Notes as for model_tasks, each once.
+// `g` optimized by `pipeline` for `target` on each of `thread_counts` threads, in that order (the
+// passes size blocks and shares for the threads, so each count may group the graph differently:
+// fuse_blocks merges more blocks on several threads). Throws UserError for a count below 1 before
+// optimizing any.
+std::vector<graph::OptimizedGraph> optimize_at_thread_counts(const graph::Graph& g,
+                                                             const std::vector<std::string>& pipeline,
+                                                             const Target& target,
+                                                             const std::vector<int>& thread_counts);
+
+// The tasks of optimize_at_thread_counts' graphs, made for `target` itself and merged by workload
+// key in the order they first come, each weighted by the most groups running it at one count.
+// Notes as for model_tasks, each once.
 std::vector<search::WeightedTask> model_tasks_at_thread_counts(const graph::Graph& g,
                                                                const std::vector<std::string>& pipeline,
                                                                const Target& target,
