@@ -130,6 +130,7 @@ std::string block_workload(const graph::Graph& g, const graph::FusedGroup& group
       block.stages.push_back({false, c.kh, c.stride, c.pad, c.oc});
     }
   }
+  block.shares = g.node(group.anchor).attrs.get_int("channel_shares", 1);
   return "block:" + ops::block_shape_text(block);
 }
 

@@ -67,8 +67,8 @@ void apply(const search::TunedConfig& tuned, const search::Task& task, const gra
   choice.status = "default";
 }
 
-// A fused block's label (its convolutions and the rows each thread slides down) and operations
-// (its convolutions', also when the chain is no block workload).
+// A fused block's label (its convolutions and the rows each thread slides down, or its shares of
+// the channels) and operations (its convolutions', also when the chain is no block workload).
 void describe_fused_block(const graph::Graph& g, const graph::FusedGroup& group, const ops::GroupKernel& kernel,
                           const Target& target, GroupSchedule& choice) {
   std::string ops;
@@ -78,8 +78,11 @@ void describe_fused_block(const graph::Graph& g, const graph::FusedGroup& group,
     choice.flops += w->flops();
     ops += (ops.empty() ? "" : " + ") + g.node(n).op;
   }
+  int64_t shares = g.node(group.anchor).attrs.get_int("channel_shares", 1);
   int64_t rows = ops::block_share_rows(kernel.output, target.cpu());
-  choice.anchor_tag = "fused block: " + ops + " sliding down " + std::to_string(rows) + "-row shares";
+  choice.anchor_tag = "fused block: " + ops +
+                      (shares > 1 ? " in " + std::to_string(shares) + " shares of the channels"
+                                  : " sliding down " + std::to_string(rows) + "-row shares");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "ops/block_schedule.h"
 
 #include "ops/conv2d_nchwc.h"
+#include "ops/conv2d_shares.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/op_schedule.h"
 #include "ops/tiling.h"
@@ -40,7 +41,7 @@ std::vector<WindowConfig> fused_block_configs(const Tensor& output, const std::v
                                               const Target& target) {
   std::vector<WindowConfig> configs;
   for (const Tensor& stage : tile_stages) configs.push_back(default_config(stage, target));
-  configs.push_back(default_config(output, target));
+  configs.push_back(default_config(reads_channel_shares(output) ? channel_shares_partial(output) : output, target));
   return configs;
 }
 
@@ -63,13 +64,25 @@ Schedule schedule_fused_block(const Tensor& output, const std::vector<Tensor>& t
   for (const Tensor& t : tile_stages)
     if (t.ndim() != 5) user_error("fused block: stage '", t.name(), "' is not in a blocked layout (NCHWc)");
   Schedule s = create_schedule({output});
-  Tensor acc = output_accumulator(s, output);
-  BlockLoops loops = schedule_window_tiled(s, output, acc, configs.back(), block_share_rows(output, target.cpu()));
+  bool by_channels = reads_channel_shares(output);
+  IterVar at, store;
+  if (by_channels) {
+    at = schedule_channel_shares(s, output, configs.back());
+  } else {
+    BlockLoops loops = schedule_window_tiled(s, output, output_accumulator(s, output), configs.back(),
+                                             block_share_rows(output, target.cpu()));
+    at = loops.rows;
+    store = loops.tiles;
+  }
+  Stage parent = s[by_channels ? channel_shares_partial(output) : output];
   for (size_t i = 0; i < tile_stages.size(); ++i) {
     const Tensor& stage = tile_stages[i];
     Tensor stage_acc = output_accumulator(s, stage);
-    schedule_window_at(s, stage, stage_acc, configs[i], s[output], loops.rows);
-    s[stage].store_at(s[output], loops.tiles);
+    schedule_window_at(s, stage, stage_acc, configs[i], parent, at);
+    if (store.defined()) s[stage].store_at(parent, store);
+    // A thread's share of a channel-split block reads its share of every kernel once, from memory.
+    if (by_channels && window_of(stage)->tag == kConv)
+      prefetch_conv2d_kernel(s[stage_acc], window_operands(stage, kConv).kernel, configs[i]);
   }
   return s;
 }

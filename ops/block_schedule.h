@@ -8,6 +8,11 @@
 // the chained tensors stay in cache and never travel to memory and back, and no producer row is
 // computed twice but the halo at the start of each thread's share.
 //
+// A block whose projection is summed in shares of its input channels (ops/conv2d_shares.h; set
+// by fuse_blocks where a thread's share of rows would be few) splits by channels instead: each
+// thread computes its share of the expansion's and the depthwise's channels, all rows, and the
+// partial sums of the projection over them; a second parallel loop adds the partial sums.
+//
 // Every stage keeps the register tile of its operator's default schedule (ops/window_schedule.h).
 //
 //   // E = clip(conv1x1(x) + b1), D = clip(depthwise(E) + b2), out = conv1x1(D) + b3

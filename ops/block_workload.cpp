@@ -6,6 +6,7 @@
 #include "datasets/workloads.h"
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
+#include "ops/conv2d_shares.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/elementwise.h"
 #include "ops/layout_transform.h"
@@ -15,7 +16,7 @@ namespace tessel::ops {
 
 namespace {
 
-constexpr const char* kForm = "block:N,C,H,W,B/cK,S,P,OC/dK,S,P/... (2 to 4 stages)";
+constexpr const char* kForm = "block:N,C,H,W,B/cK,S,P,OC/dK,S,P/...[/sT] (2 to 4 stages; T channel shares)";
 
 std::vector<std::string> split_on(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -56,6 +57,18 @@ BlockStage parse_stage(const std::string& text, const std::string& whole) {
   return s;
 }
 
+void validate_shares(const BlockShape& b, const std::string& text) {
+  if (b.shares < 1) user_error("bad block shape '", text, "': ", b.shares, " shares; use at least 1");
+  if (b.shares == 1) return;
+  const BlockStage& last = b.stages.back();
+  size_t i = b.stages.size() - 1;
+  if (last.depthwise || last.kernel != 1 || last.stride != 1 || last.pad != 0)
+    user_error("bad block shape '", text, "': shares need a last stage of c1,1,0,OC (a 1x1 convolution)");
+  if (b.channels_at(i) % b.shares != 0)
+    user_error("bad block shape '", text, "': ", b.shares, " shares do not divide the last stage's ", b.channels_at(i),
+               " input channels; use a divisor");
+}
+
 void validate(const BlockShape& b, const std::string& text) {
   if (b.stages.size() < 2 || b.stages.size() > 4)
     user_error("bad block shape '", text, "': ", b.stages.size(), " stages; the form is ", kForm);
@@ -68,6 +81,7 @@ void validate(const BlockShape& b, const std::string& text) {
     else
       tessel::validate(stage_conv2d(b, i));
   }
+  validate_shares(b, text);
 }
 
 Tensor clip6(const Tensor& x, const std::string& name) {
@@ -88,6 +102,24 @@ Tensor in_block(const Tensor& x, int64_t block, int64_t to) {
   if (block == to) return x;
   if (block == 0) return nchw_to_nchwc(x, to, "layout_transform");
   return to == 0 ? nchwc_to_nchw(x, "layout_transform") : nchwc_to_nchwc(x, to, "layout_transform");
+}
+
+// A 1x1 convolution in NCHW summed in `shares` partial sums over shares of the input channels, then
+// added: the order of additions a block split by channels computes (ops/conv2d_shares.h), so its
+// workload key differs from the block split by rows.
+Tensor pointwise_in_shares_nchw(const Tensor& x, const Tensor& kernel, int64_t shares) {
+  const auto& d = x.shape();
+  int64_t share = d[1] / shares;
+  IterVar ic = reduce_axis(share, "ic");
+  Tensor partial = compute({shares, d[0], kernel.shape()[0], d[2], d[3]}, [&](Var t, Var n, Var oc, Var h, Var w) {
+    Expr channel = t * Expr(share) + ic.var();
+    return sum(x(n, channel, h, w) * kernel(oc, channel, 0, 0), {ic});
+  }, "partial");
+  return compute({d[0], kernel.shape()[0], d[2], d[3]}, [&](Var n, Var oc, Var h, Var w) {
+    Expr total = partial(0, n, oc, h, w);
+    for (int64_t t = 1; t < shares; ++t) total = total + partial(Expr(t), n, oc, h, w);
+    return total;
+  }, "conv2d_shares");
 }
 
 }  // namespace
@@ -122,7 +154,9 @@ BlockShape parse_block_shape(const std::string& text) {
   std::vector<std::string> parts = split_on(text, '/');
   std::vector<int64_t> v = parse_shape_fields("block", parts[0], {"N", "C", "H", "W", "B"});
   BlockShape b{v[0], v[1], v[2], v[3], v[4], {}};
-  for (size_t i = 1; i < parts.size(); ++i) b.stages.push_back(parse_stage(parts[i], text));
+  bool has_shares = parts.size() > 1 && parts.back().rfind('s', 0) == 0;
+  if (has_shares) b.shares = parse_shape_fields("block shares", parts.back().substr(1), {"T"})[0];
+  for (size_t i = 1; i + (has_shares ? 1 : 0) < parts.size(); ++i) b.stages.push_back(parse_stage(parts[i], text));
   validate(b, text);
   return b;
 }
@@ -133,6 +167,7 @@ std::string block_shape_text(const BlockShape& b) {
     text += detail::concat("/", s.depthwise ? "d" : "c", s.kernel, ",", s.stride, ",", s.pad);
     if (!s.depthwise) text += detail::concat(",", s.out_channels);
   }
+  if (b.shares > 1) text += detail::concat("/s", b.shares);
   return text;
 }
 
@@ -144,6 +179,7 @@ std::string describe(const BlockShape& b) {
                            s.stride, " P", s.pad);
     if (!s.depthwise) text += detail::concat(" ->", s.out_channels);
   }
+  if (b.shares > 1) text += detail::concat(", in ", b.shares, " channel shares");
   return text;
 }
 
@@ -158,7 +194,9 @@ std::vector<Tensor> block_expression(const BlockShape& b) {
     Tensor kernel = placeholder({oc, s.depthwise ? 1 : c, s.kernel, s.kernel}, DataType::float32(), "kernel");
     Tensor bias = placeholder({oc}, DataType::float32(), "bias");
     Conv2dParams params{{s.stride, s.stride}, {s.pad, s.pad}, {1, 1}, s.depthwise ? c : 1};
-    x = s.depthwise ? depthwise_conv2d_nchw(x, kernel, params) : conv2d_nchw(x, kernel, params);
+    x = s.depthwise      ? depthwise_conv2d_nchw(x, kernel, params)
+        : b.in_shares(i) ? pointwise_in_shares_nchw(x, kernel, b.shares)
+                         : conv2d_nchw(x, kernel, params);
     x = bias_add(x, bias);
     if (i + 1 < b.stages.size()) x = clip6(x, "clip");
     args.push_back(kernel);
@@ -198,7 +236,7 @@ BlockInstance block_instance(const BlockShape& b, const Target& target) {
       x = node(in_block(x, block, blocks.ib));
       kernel = placeholder({s.out_channels / blocks.ob, c / blocks.ib, s.kernel, s.kernel, blocks.ib, blocks.ob},
                            DataType::float32(), "kernel");
-      x = node(conv2d_nchwc(x, kernel, params));
+      x = node(b.in_shares(i) ? conv2d_nchwc_shares(x, kernel, b.shares) : conv2d_nchwc(x, kernel, params));
     }
     block = x.shape()[4];
     Tensor bias = placeholder({1, x.shape()[1], 1, 1, block}, DataType::float32(), "bias");

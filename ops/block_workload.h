@@ -5,6 +5,10 @@
 //
 //   block:1,16,112,112,16/c1,1,0,96/d3,2,1/c1,1,0,24    (expansion, depthwise, projection)
 //
+// A block split by channels (ops/conv2d_shares.h) ends in "/sT", its T shares:
+//
+//   block:1,160,7,7,32/c1,1,0,960/d3,1,1/c1,1,0,160/s2
+//
 // As for a convolution's workload, the element-wise tails of the model's block (a ReLU for the
 // clip, a residual add) are not part of it: the schedule tiles the convolutions and inlines the
 // rest. The blocks between the stages are not either: the target chooses them, as the layout pass
@@ -30,6 +34,12 @@ struct BlockShape {
   int64_t n = 1, c = 0, h = 0, w = 0;
   int64_t in_block = 0;  // the input's channel block; 0: NCHW
   std::vector<BlockStage> stages;
+  // The last stage's (a 1x1 convolution's) input channels summed in this many shares, one per
+  // thread, each computing its share of the chain (ops/conv2d_shares.h); 1: split by rows.
+  int64_t shares = 1;
+
+  // Whether stage `i` is summed in shares (the last, when shares > 1).
+  bool in_shares(size_t i) const { return shares > 1 && i + 1 == stages.size(); }
 
   // The input's channels, height and width of stage `i` (i == stages.size(): the block's output).
   int64_t channels_at(size_t i) const;
@@ -43,7 +53,8 @@ struct BlockShape {
 BlockShape parse_block_shape(const std::string& text);
 // The text parse_block_shape reads back.
 std::string block_shape_text(const BlockShape& shape);
-// "N=1 C=16 H=112 W=112 B=16: conv 1x1 S1 P0 ->96, depthwise 3x3 S2 P1, conv 1x1 S1 P0 ->24".
+// "N=1 C=16 H=112 W=112 B=16: conv 1x1 S1 P0 ->96, depthwise 3x3 S2 P1, conv 1x1 S1 P0 ->24"
+// (then ", in 2 channel shares" for a block split by channels).
 std::string describe(const BlockShape& shape);
 
 // The canonical expression (inputs, then output): the input in its block, turned to NCHW, then the

@@ -347,18 +347,20 @@ void stream_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) 
 
 }  // namespace
 
+void prefetch_conv2d_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) {
+  if (config.prefetch_bytes <= 0) return;
+  const auto& k = kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
+  if (k[2] == 1 && k[3] == 1)
+    prefetch_pointwise_kernel(acc, kernel, config);
+  else
+    stream_kernel(acc, kernel, config);
+}
+
 Schedule schedule_conv2d_nchwc(const Tensor& output, const WindowConfig& config) {
   Schedule s = create_schedule({output});
   Tensor acc = output_accumulator(s, output);
   schedule_window(s, output, acc, config);
-  if (config.prefetch_bytes > 0) {
-    Tensor kernel = conv_operands(output).kernel;
-    const auto& k = kernel.shape();  // [ocb, icc, kh, kw, ib, ob]
-    if (k[2] == 1 && k[3] == 1)
-      prefetch_pointwise_kernel(s[acc], kernel, config);
-    else
-      stream_kernel(s[acc], kernel, config);
-  }
+  prefetch_conv2d_kernel(s[acc], conv_operands(output).kernel, config);
   return s;
 }
 

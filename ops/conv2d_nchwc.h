@@ -42,6 +42,11 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
+// The kernel prefetches conv2d_nchwc's schedule adds to `acc`, the accumulator of a conv2d_nchwc
+// stage reading `kernel` scheduled by `config`: a 1x1 kernel config.prefetch_bytes ahead of its
+// reads, a k×k one streamed into L2 a register tile's slice ahead; none when prefetch_bytes is 0.
+void prefetch_conv2d_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config);
+
 // Columns of a register tile of one output block of `out_block` channels over an output `width`
 // wide, with at most `cap` accumulators: the budget counted in floats, so a block narrower than a
 // vector gets proportionally more columns, sized by register_tile_size (the default's rule for one

@@ -36,10 +36,12 @@ struct OutputTiles {
 // How the output's outer loops run. Threads: channels × row tiles fused, in parallel, split into
 // one share per thread (config.threads) when a pad is computed per thread. BlockTiles: the rows
 // split into tiles of `tile_rows`, the outermost loop and the parallel one, for the producers of
-// a fused block to be computed at. Serial: a stage computed in another stage's loop.
+// a fused block to be computed at. ChannelShares: the channel blocks split into `parts` equal
+// shares, the outermost loop and the parallel one. Serial: a stage computed in another stage's loop.
 struct OuterLoops {
-  enum Kind { Threads, ThreadShares, BlockTiles, Serial } kind = Threads;
+  enum Kind { Threads, ThreadShares, BlockTiles, ChannelShares, Serial } kind = Threads;
   int64_t tile_rows = 0;
+  int64_t parts = 0;
 };
 
 OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, OuterLoops outer) {
@@ -77,6 +79,12 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
     c.vectorize(columns);
   }
   if (outer.kind == OuterLoops::Serial) return {IterVar(), column_tiles, row_tiles};
+  if (outer.kind == OuterLoops::ChannelShares) {
+    auto [shares, blocks] = c.split_nparts(channels, outer.parts);
+    c.reorder({shares, blocks, row_tiles});
+    c.parallel(shares);
+    return {shares, column_tiles, row_tiles};
+  }
   if (outer.kind == OuterLoops::BlockTiles) {
     c.reorder({block_tiles, row_tiles, channels});
     c.parallel(block_tiles);
@@ -228,6 +236,14 @@ BlockLoops schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& a
   if (tile_rows < 1) user_error("window schedule of '", out.name(), "': ", tile_rows, " rows per tile; use at least 1");
   OutputTiles tiles = schedule_window_with(s, out, acc, config, {OuterLoops::BlockTiles, tile_rows});
   return {tiles.parallel, tiles.row_tiles};
+}
+
+IterVar schedule_window_shares(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                               int64_t shares) {
+  if (shares < 1 || out.ndim() != 5 || out.shape()[1] % (shares * config.channel_blocks) != 0)
+    user_error("window schedule of '", out.name(), "': ", shares, " shares of ", config.channel_blocks,
+               "-block register tiles do not divide its channel blocks; use a divisor");
+  return schedule_window_with(s, out, acc, config, {OuterLoops::ChannelShares, 0, shares}).parallel;
 }
 
 void schedule_window_at(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,

@@ -95,6 +95,14 @@ struct BlockLoops {
 BlockLoops schedule_window_tiled(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
                                  int64_t tile_rows);
 
+// schedule_window with the output's channel blocks split into `shares` equal shares, the
+// outermost loop and the one the threads share; returns it. The producers of a fused block split
+// by channels are computed at it (ops/conv2d_shares.h). A pad per row or thread becomes inline.
+// Throws UserError as schedule_window does, or if the shares of register tiles do not divide the
+// channel blocks.
+IterVar schedule_window_shares(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,
+                               int64_t shares);
+
 // schedule_window for `out` computed at loop `at` of `parent`: the same register tiles, in that
 // loop's thread; a pad per row or thread becomes inline.
 void schedule_window_at(Schedule& s, const Tensor& out, const Tensor& acc, const WindowConfig& config,

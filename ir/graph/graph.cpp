@@ -228,6 +228,25 @@ void Graph::remove_use(ValueId v, NodeId consumer, int slot) {
   TESSEL_CHECK(false, "node ", consumer, " does not read value ", v, " as input ", slot);
 }
 
+void Graph::set_attr(NodeId n, const std::string& name, AttrValue value) {
+  Node& target = mutable_node(n);
+  Attributes attrs = target.attrs;
+  attrs.set(name, std::move(value));
+  std::vector<TensorType> input_types;
+  for (ValueId v : target.inputs) input_types.push_back(this->value(v).type);
+  std::vector<TensorType> types;
+  try {
+    types = infer_output_types(target.op, input_types, attrs);
+  } catch (const UserError& e) {
+    user_error("node '", target.name, "' (", target.op, "): ", e.what());
+  }
+  for (size_t i = 0; i < target.outputs.size(); ++i)
+    if (i >= types.size() || !(types[i] == this->value(target.outputs[i]).type))
+      user_error("node '", target.name, "' (", target.op, "): attribute '", name, "' would change the type of output ",
+                 i, "; set only attributes that keep the types");
+  target.attrs = std::move(attrs);
+}
+
 void Graph::set_input(NodeId n, int slot, ValueId v) {
   Node& consumer = mutable_node(n);
   TESSEL_CHECK(slot >= 0 && slot < static_cast<int>(consumer.inputs.size()), "node '", consumer.name, "' has no input ",

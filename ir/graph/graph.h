@@ -116,6 +116,10 @@ class Graph {
   void replace_all_uses(ValueId from, ValueId to);
   // Makes input `slot` of `node` read `value` (of the same type as before).
   void set_input(NodeId node, int slot, ValueId value);
+  // Sets attribute `name` of `node` to `value`: a hint to how it is computed (conv2d_nchwc's
+  // "channel_shares"), which must leave its output types as they are. UserError (naming the node)
+  // if the operator refuses the attribute or it changes an output's type.
+  void set_attr(NodeId node, const std::string& name, AttrValue value);
   // Gives a value another name, unused so far.
   void rename_value(ValueId value, const std::string& name);
   // Removes a node whose outputs have no users and are not graph outputs (inputs included).

@@ -13,6 +13,7 @@
 #include "ops/conv2d_nchw.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/conv2d_pixels.h"
+#include "ops/conv2d_shares.h"
 #include "ops/conv2d_winograd.h"
 #include "ops/depthwise_conv2d.h"
 #include "ops/gemm.h"
@@ -97,6 +98,11 @@ std::vector<Tensor> conv2d_nchwc_compute(const std::vector<Tensor>& in, const At
     if (!pointwise_window(attrs, in[1].shape()) || w.params.groups != 1)
       user_error(op, ": pixel_tiles needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
     return {conv2d_nchwc_pixels(in[0], in[1], op)};
+  }
+  if (int64_t shares = attrs.get_int("channel_shares", 1); shares > 1) {  // set by fuse_blocks (ops/conv2d_shares.h)
+    if (!pointwise_window(attrs, in[1].shape()) || w.params.groups != 1)
+      user_error(op, ": channel_shares needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
+    return {conv2d_nchwc_shares(in[0], in[1], shares, op)};
   }
   return {conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
 }

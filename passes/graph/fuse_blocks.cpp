@@ -12,7 +12,10 @@
 // kernel outweighs its input, the depthwise by rows), so much of it crosses between the cores, and
 // a depthwise thread writing half the rows of every channel block pays at each seam (most likely
 // for the other core's hardware prefetches). In a block each thread keeps its rows. Hence
-// `threaded_scale`.
+// `threaded_scale`. Where a thread's share of a block's output would be only a few rows
+// (`share_rows`; MobileNet-V2's 7x7 blocks on two threads), the block splits its channels among
+// the threads instead (ops/conv2d_shares.h), whatever its bytes: each thread then computes its
+// share of the chain on its own core, and only the projection's partial sums cross between them.
 //
 // Switched off by name like any pass (--passes -fuse_blocks), it gives the ablation.
 #include <algorithm>
@@ -30,8 +33,10 @@ constexpr int kNone = -1;
 
 class BlockFusion {
  public:
-  BlockFusion(const Graph& g, std::vector<FusedGroup>& groups, double l2_fraction, int64_t l2_bytes)
-      : g_(g), groups_(groups), budget_(l2_fraction * static_cast<double>(l2_bytes)) {
+  BlockFusion(const Graph& g, std::vector<FusedGroup>& groups, double l2_fraction, int64_t l2_bytes, int threads,
+              int64_t share_rows)
+      : g_(g), groups_(groups), budget_(l2_fraction * static_cast<double>(l2_bytes)), threads_(threads),
+        share_rows_(share_rows) {
     for (size_t i = 0; i < groups_.size(); ++i)
       for (NodeId n : groups_[i].nodes) group_of_[n] = static_cast<int>(i);
   }
@@ -42,7 +47,10 @@ class BlockFusion {
     int blocks = 0;
     for (int d = 0; d < static_cast<int>(groups_.size()); ++d) {
       std::vector<int> parts = block_around(d, merged);
-      if (parts.empty() || chained_bytes(parts) <= budget_) continue;
+      if (parts.empty()) continue;
+      bool by_channels = channel_shares_pay(parts);
+      if (!by_channels && chained_bytes(parts) <= budget_) continue;
+      if (by_channels) split_by_channels.push_back(groups_[parts.back()].anchor);
       merge(parts);
       for (int part : parts) merged[part] = true;
       ++blocks;
@@ -53,6 +61,8 @@ class BlockFusion {
     groups_ = std::move(kept);
     return blocks;
   }
+
+  std::vector<NodeId> split_by_channels;  // the projections of the blocks split by channels
 
  private:
   // The groups of the block around depthwise group `d`, producers first ({expansion,} depthwise,
@@ -106,6 +116,22 @@ class BlockFusion {
     return it == group_of_.end() ? kNone : it->second;
   }
 
+  // Whether the block of `parts` splits its channels among the threads instead of its rows: on
+  // several threads, when a thread's share of its output would be share_rows rows or fewer, and
+  // every chained tensor and the projection's input have channel blocks in whole shares.
+  bool channel_shares_pay(const std::vector<int>& parts) const {
+    if (threads_ < 2) return false;
+    const Node& projection = g_.node(groups_[parts.back()].anchor);
+    const std::vector<int64_t>& out = g_.value(projection.outputs.at(0)).type.shape;
+    if (out.size() != 5 || (out[2] + threads_ - 1) / threads_ > share_rows_) return false;
+    if (g_.value(projection.inputs.at(1)).type.shape[1] % threads_ != 0) return false;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      const std::vector<int64_t>& chained = g_.value(groups_[parts[i]].outputs[0]).type.shape;
+      if (chained.size() != 5 || chained[1] % threads_ != 0) return false;
+    }
+    return true;
+  }
+
   // Bytes of the tensors that stay inside the block: every part's output but the last's.
   double chained_bytes(const std::vector<int>& parts) const {
     double bytes = 0;
@@ -132,24 +158,32 @@ class BlockFusion {
   const Graph& g_;
   std::vector<FusedGroup>& groups_;
   double budget_;
+  int threads_;
+  int64_t share_rows_;
   std::unordered_map<NodeId, int> group_of_;
 };
 
 class FuseBlocks : public GraphPass {
  public:
-  FuseBlocks(double l2_fraction, double threaded_scale) : l2_fraction_(l2_fraction), threaded_scale_(threaded_scale) {}
+  FuseBlocks(double l2_fraction, double threaded_scale, int64_t share_rows)
+      : l2_fraction_(l2_fraction), threaded_scale_(threaded_scale), share_rows_(share_rows) {}
 
   std::string run(OptimizedGraph& opt) const override {
     if (!opt.groups) return "no fused groups to merge (the fuse pass did not run)";
     const CpuDescription& cpu = opt.target.cpu();
     double fraction = cpu.threads > 1 ? l2_fraction_ * threaded_scale_ : l2_fraction_;
-    int blocks = BlockFusion(opt.graph, *opt.groups, fraction, cpu.l2_bytes).run();
+    BlockFusion fusion(opt.graph, *opt.groups, fraction, cpu.l2_bytes, cpu.threads, share_rows_);
+    int blocks = fusion.run();
+    for (NodeId projection : fusion.split_by_channels)
+      opt.graph.set_attr(projection, "channel_shares", static_cast<int64_t>(cpu.threads));
     opt.memory.reset();
-    return std::to_string(blocks) + " fused blocks (depthwise convolution with the convolutions around it)";
+    return std::to_string(blocks) + " fused blocks (depthwise convolution with the convolutions around it), " +
+           std::to_string(fusion.split_by_channels.size()) + " of them split by channels";
   }
 
  private:
   double l2_fraction_, threaded_scale_;
+  int64_t share_rows_;
 };
 
 const std::vector<ParamSpec> kParams = {
@@ -160,6 +194,10 @@ const std::vector<ParamSpec> kParams = {
     // too) ran 0.93 of the time at 1; under the AVX2 ceiling 1.00 (docs/graph.md, "Fused blocks").
     {"threaded_scale", ParamType::Float, 0.5,
      "on several threads (the target's -threads), l2_fraction times this: chains split across cores cost more",
+     Allowed::at_least(0)},
+    {"share_rows", ParamType::Int, 4,
+     "on several threads, a block whose output gives a thread this many rows or fewer splits its channels among "
+     "the threads instead (ops/conv2d_shares.h), merged whatever its chained bytes; 0: never",
      Allowed::at_least(0)}};
 
 }  // namespace
@@ -167,7 +205,8 @@ const std::vector<ParamSpec> kParams = {
 TESSEL_REGISTER_PLUGIN(GraphPass, fuse_blocks,
                        "fused blocks: expansion, depthwise and projection convolutions computed per row tile", kParams,
                        [](const PluginParams& p) {
-                         return std::make_unique<FuseBlocks>(p.get_float("l2_fraction"), p.get_float("threaded_scale"));
+                         return std::make_unique<FuseBlocks>(p.get_float("l2_fraction"), p.get_float("threaded_scale"),
+                                                             p.get_int("share_rows"));
                        });
 
 }  // namespace tessel::graph

@@ -20,6 +20,7 @@
 #include "ops/graph/unfused_executor.h"
 #include "passes/lower/lower.h"
 #include "tests/frontends/compare_arrays.h"
+#include "tests/graph/graph_builder_util.h"
 #include "tests/user_error_check.h"
 
 using namespace tessel;
@@ -87,11 +88,15 @@ TEST_CASE("fused kernels: convolution with its element-wise tail, residual block
 
 namespace {
 
-// The default pipeline with every 1x1 convolution on row tiles: under AVX2 a projection to 7x7
-// would otherwise run over its flattened pixels (ops/conv2d_pixels.h), which no block takes.
-std::vector<std::string> row_tiles_pipeline() {
+// The default pipeline with every 1x1 convolution on row tiles (under AVX2 a projection to 7x7
+// would otherwise run over its flattened pixels, ops/conv2d_pixels.h, which no block takes), and
+// its blocks split by rows (`share_rows` 0) or, on several threads, by channels where a thread's
+// share of the output is that many rows or fewer.
+std::vector<std::string> row_tiles_pipeline(int share_rows = 0) {
   std::vector<std::string> pipeline = default_pipeline();
   std::replace(pipeline.begin(), pipeline.end(), std::string("layout"), std::string("layout{pixel_tiles=false}"));
+  std::replace(pipeline.begin(), pipeline.end(), std::string("fuse_blocks"),
+               "fuse_blocks{share_rows=" + std::to_string(share_rows) + "}");
   return pipeline;
 }
 
@@ -104,19 +109,7 @@ TEST_CASE("fused blocks: expansion, depthwise and projection sliding down the ro
   // expansion rows), one thread's share and two (the second starting mid-image with its halo;
   // under stride 2, 7 rows in shares of 4 and 3).
   for (int64_t stride : {1, 2}) {
-    Graph g;
-    ValueId x = g.add_input("x", f32({1, 16, 14, 14}, "NCHW"));
-    Attributes relu6{{"min", 0.0}, {"max", 6.0}};
-    auto bias = [&](ValueId v, int64_t channels, uint64_t seed) {
-      ValueId b = constant(g, "b" + std::to_string(seed), {channels}, seed);
-      return g.add_op("bias_add", {v, b}, {{"axis", int64_t{1}}});
-    };
-    ValueId e = g.add_op("clip", {bias(g.add_op("conv2d", {x, constant(g, "we", {64, 16, 1, 1}, 1)}), 64, 2)}, relu6);
-    Attributes dw{{"pads", Ints{1, 1, 1, 1}}, {"groups", int64_t{64}}, {"strides", Ints{stride, stride}}};
-    ValueId dc = g.add_op("conv2d", {e, constant(g, "wd", {64, 1, 3, 3}, 3)}, dw);
-    ValueId d = g.add_op("clip", {bias(dc, 64, 4)}, relu6);
-    ValueId p = bias(g.add_op("conv2d", {d, constant(g, "wp", {16, 64, 1, 1}, 5)}), 16, 6);
-    g.add_output(stride == 1 ? g.add_op("add", {p, x}) : p);
+    Graph g = test::inverted_residual(stride, 16, 64, 14);
     for (const char* target : {"llvm_cpu -isa=avx2 -l2=32K", "llvm_cpu -isa=avx2 -l2=8K -threads=2",
                                "llvm_cpu -isa=avx512 -l2=32K"}) {
       Target t = Target::parse(target);
@@ -140,6 +133,34 @@ TEST_CASE("fused blocks: expansion, depthwise and projection sliding down the ro
       CHECK((code.find("[float32 * 3584]") != std::string::npos) == !whole);
       CHECK(code.find("parallel") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("fused blocks: split by channels on two threads, each thread's share of the chain its own",
+          "[graph][fused][blocks]") {
+  // 7 output rows give a thread 4 or fewer: each of the two threads computes its half of the
+  // expanded and depthwise channels (32 x 7 x 7 floats at stride 1, 32 x 14 x 14 expanded at
+  // stride 2) and its partial sums of the projection over them, added after. The chain fits the L2
+  // (no block by bytes), and without share_rows no block forms.
+  Target t = Target::parse("llvm_cpu -isa=avx2 -threads=2");
+  for (int64_t stride : {1, 2}) {
+    INFO("stride " << stride);
+    Graph g = test::inverted_residual(stride, 16, 64, stride == 1 ? 7 : 14);
+    std::vector<FusedGroup> groups = check_fused_matches_unfused(g, row_tiles_pipeline(4), t);
+    auto is_block = [](const FusedGroup& f) { return !f.tile_values.empty(); };
+    auto block = std::find_if(groups.begin(), groups.end(), is_block);
+    REQUIRE(block != groups.end());
+    OptimizedGraph opt = optimize_graph(g, row_tiles_pipeline(4), t);
+    CHECK(opt.graph.node(block->anchor).attrs.get_int("channel_shares", 1) == 2);
+    ops::GroupKernel k = ops::group_kernel(opt.graph, block->nodes, block->outputs.at(0), block->tile_values);
+    std::string code = to_string(lower(ops::schedule_group(k, t), k.args(), "block", t));
+    INFO(code);
+    CHECK(code.find(stride == 1 ? "[float32 * 1568]" : "[float32 * 6272]") != std::string::npos);  // the expansion's half
+    CHECK(code.find("[float32 * 1568]") != std::string::npos);                                     // the depthwise's half
+    CHECK(code.find("[float32 * 3136]") == std::string::npos);  // no whole depthwise output (64 x 7 x 7)
+    CHECK(code.find("parallel") != std::string::npos);
+    std::vector<FusedGroup> unsplit = *optimize_graph(g, row_tiles_pipeline(0), t).groups;
+    CHECK(std::none_of(unsplit.begin(), unsplit.end(), is_block));
   }
 }
 

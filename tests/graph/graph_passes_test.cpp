@@ -383,15 +383,33 @@ TEST_CASE("fuse_blocks: expansion, depthwise and projection become one block whe
       auto is_block = [](const FusedGroup& f) { return !f.tile_values.empty(); };
       return std::count_if(opt.groups->begin(), opt.groups->end(), is_block);
     };
-    CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks") == 0);
-    CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M", "fuse_blocks{l2_fraction=0.01}") == 1);
-    CHECK(blocks("llvm_cpu -isa=avx2 -l2=16K", "fuse_blocks{l2_fraction=100}") == 0);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M -threads=1", "fuse_blocks") == 0);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=1M -threads=1", "fuse_blocks{l2_fraction=0.01}") == 1);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=16K -threads=1", "fuse_blocks{l2_fraction=100}") == 0);
     // On several threads the fraction is scaled (threaded_scale, default 0.5): 18-36 KiB chained
     // stay apart within a 40 KiB L2 on one thread and fuse on two.
+    // (share_rows 0: at stride 2 the 6 output rows would give each thread 3, which splits the
+    // block by channels whatever its bytes.)
     CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=1", "fuse_blocks") == 0);
-    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks") == 1);
-    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks{threaded_scale=1}") == 0);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks{share_rows=0}") == 1);
+    CHECK(blocks("llvm_cpu -isa=avx2 -l2=40K -threads=2", "fuse_blocks{threaded_scale=1,share_rows=0}") == 0);
   }
+  // A thread's share of the block's output rows at most share_rows (default 4): on two threads the
+  // block splits its channels between them (the projection's channel_shares), on one it does not,
+  // and share_rows 0 never does.
+  auto channel_shares = [](int64_t stride, const std::string& target, const std::string& pass) {
+    OptimizedGraph opt =
+        optimize_graph(test::inverted_residual(stride), {"layout", "fuse", pass}, Target::parse(target));
+    for (const FusedGroup& f : *opt.groups)
+      if (!f.tile_values.empty()) return opt.graph.node(f.anchor).attrs.get_int("channel_shares", 1);
+    return int64_t{0};  // no block
+  };
+  CHECK(channel_shares(2, "llvm_cpu -isa=avx2 -threads=2", "fuse_blocks") == 2);            // 6 rows: 3 a thread
+  CHECK(channel_shares(1, "llvm_cpu -isa=avx2 -threads=2", "fuse_blocks") == 0);            // 12 rows: 6 a thread
+  CHECK(channel_shares(1, "llvm_cpu -isa=avx2 -threads=2", "fuse_blocks{share_rows=6}") == 2);
+  CHECK(channel_shares(2, "llvm_cpu -isa=avx2 -threads=1", "fuse_blocks") == 0);
+  CHECK(channel_shares(2, "llvm_cpu -isa=avx2 -threads=2", "fuse_blocks{share_rows=0}") == 0);
+  CHECK(channel_shares(2, "llvm_cpu -isa=avx2 -threads=3", "fuse_blocks") == 0);  // 2 blocks of 16: no 3 shares
   // Without fusion there are no groups to merge: the pass says so and changes nothing.
   OptimizedGraph unfused = optimize_graph(test::inverted_residual(1), {"layout", "fuse_blocks"});
   CHECK(unfused.report.back().find("the fuse pass did not run") != std::string::npos);

@@ -91,6 +91,9 @@ TEST_CASE("graph: rewrites keep uses, edges and outputs consistent", "[graph]") 
   CHECK(find_problems(d.g).empty());
   d.g.rename_value(doubled, "y");
   CHECK(d.g.find_value("y") == doubled);
+  // An attribute that keeps the types is set.
+  d.g.set_attr(d.g.value(d.conv).producer, "dilations", Ints{1, 1});
+  CHECK(d.g.node(d.g.value(d.conv).producer).attrs.ints("dilations") == Ints{1, 1});
 }
 
 TEST_CASE("graph: bad rewrites and bad nodes are user errors naming what is wrong", "[graph]") {
@@ -105,6 +108,11 @@ TEST_CASE("graph: bad rewrites and bad nodes are user errors naming what is wron
   test::require_user_error([&] { d.g.add_input("huge", image({1 << 20, 1 << 20, 1, 1})); }, {"huge", "2^31"});
   test::require_user_error([&] { d.g.add_input("odd", {{1, 2}, DataType::float32(), "NCHW"}); }, {"layout 'NCHW'"});
   test::require_user_error([&] { d.g.rename_value(d.conv, "x"); }, {"'x' is taken"});
+  NodeId conv = d.g.value(d.conv).producer;
+  test::require_user_error([&] { d.g.set_attr(conv, "strides", Ints{2, 2}); },
+                           {"node 'conv' (conv2d)", "'strides' would change the type of output 0"});
+  test::require_user_error([&] { d.g.set_attr(conv, "strides", Ints{0, 0}); }, {"node 'conv' (conv2d)"});
+  CHECK(!d.g.node(conv).attrs.has("strides"));  // neither was set
 }
 
 TEST_CASE("graph: the verifier reports broken invariants", "[graph]") {

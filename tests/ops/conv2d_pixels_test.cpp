@@ -2,10 +2,8 @@
 // compiled (the same order of additions), on every runnable CPU target; its accumulator holds one
 // tile of pixels, not the whole rows under it, or in slices of input blocks the whole output block;
 // when it pays; what it rejects.
-#include <cstring>
 
 #include "ir/printer.h"
-#include "ops/build.h"
 #include "ops/conv2d_nchwc.h"
 #include "ops/conv2d_pixels.h"
 #include "ops/op_schedule.h"
@@ -22,15 +20,6 @@ namespace {
 struct Pointwise {
   int64_t n, c_blocks, h, w, ib, o_blocks, ob;
 };
-
-NDArray run_default(const Tensor& out, const Tensor& x, const Tensor& k, const NDArray& xv, const NDArray& kv,
-                    const Target& target) {
-  NDArray result = NDArray::empty(out.shape(), out.dtype());
-  std::memset(result.data(), 0xff, result.nbytes());  // NaN: an element never written fails
-  NDArray xa = xv, ka = kv;
-  build(default_schedule(out, target), {x, k, out}, out.name(), target)->run({&xa, &ka, &result});
-  return result;
-}
 
 }  // namespace
 
@@ -51,7 +40,8 @@ TEST_CASE("conv2d_nchwc_pixels computes what conv2d_nchwc computes", "[ops][conv
     CHECK(test::max_abs_diff(test::to_vector(evaluate(pixels, {{x, xv}, {k, kv}})), test::to_vector(expected)) <= 1e-5);
     for (const Target& target : test::runnable_cpu_targets()) {
       INFO(target.key() << ", data " << shape_str(x.shape()));
-      NDArray ours = run_default(pixels, x, k, xv, kv, target), theirs = run_default(blocked, x, k, xv, kv, target);
+      NDArray ours = test::run_default_schedule(pixels, x, k, xv, kv, target);
+      NDArray theirs = test::run_default_schedule(blocked, x, k, xv, kv, target);
       CHECK(test::max_abs_diff(test::to_vector(ours), test::to_vector(expected)) <= 1e-4);
       CHECK(test::max_abs_diff(test::to_vector(ours), test::to_vector(theirs)) == 0);
     }

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "ir/te_interpreter.h"
+#include "ops/build.h"
+#include "ops/op_schedule.h"
 #include "runtime/ndarray.h"
 #include "target/target.h"
 
@@ -47,6 +49,17 @@ inline std::vector<Target> runnable_cpu_targets() {
   for (const Target& t : cpu_targets())
     if (t.cannot_run_reason().empty()) targets.push_back(t);
   return targets;
+}
+
+// `out`, a function of data `x` and kernel `k`, compiled with its default schedule for `target` and
+// run on `xv` and `kv`. The result starts as NaN, so an element never written fails a comparison.
+inline NDArray run_default_schedule(const Tensor& out, const Tensor& x, const Tensor& k, const NDArray& xv,
+                                    const NDArray& kv, const Target& target) {
+  NDArray result = NDArray::empty(out.shape(), out.dtype());
+  std::memset(result.data(), 0xff, result.nbytes());
+  NDArray xa = xv, ka = kv;
+  ops::build(ops::default_schedule(out, target), {x, k, out}, out.name(), target)->run({&xa, &ka, &result});
+  return result;
 }
 
 // The interpreter's value of `output` compared with a reference computed independently.

@@ -205,10 +205,11 @@ TEST_CASE("winograd template configurations compute the convolution", "[search][
 
 TEST_CASE("fused block template configurations compute the chain", "[search][templates][block]") {
   // On AVX2: expansion to 16 channels (one block of two vectors), the depthwise in that block, the
-  // projection reading blocks of 8 (a layout transform between); then a 3x3 stem from NCHW.
+  // projection reading blocks of 8 (a layout transform between); then a 3x3 stem from NCHW; then
+  // a block split by channels, each of two shares 16 expanded channels (one block).
   Target avx2 = Target::parse("llvm_cpu -isa=avx2");
-  for (const char* workload :
-       {"block:1,8,6,6,8/c1,1,0,16/d3,2,1/c1,1,0,8", "block:1,3,8,8,0/c3,2,1,16/d3,1,1/c1,1,0,8"}) {
+  for (const char* workload : {"block:1,8,6,6,8/c1,1,0,16/d3,2,1/c1,1,0,8", "block:1,3,8,8,0/c3,2,1,16/d3,1,1/c1,1,0,8",
+                               "block:1,8,6,6,8/c1,1,0,32/d3,2,1/c1,1,0,8/s2"}) {
     Task task = Task::create(workload, "template", nullptr, avx2);
     check_configs(task, covering_configs(knobs_of(task), default_config(task), 4));
   }
@@ -231,6 +232,19 @@ TEST_CASE("fused block workloads read back as written and refuse bad chains", "[
   CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/x1,1,0/c1,1,0,8"), Catch::Contains("stage 'x1,1,0'"));
   CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/d3,1/c1,1,0,8"), Catch::Contains("K,S,P"));
   CHECK_THROWS_WITH(parse_workload("block:1,16,2,2,16/d5,1,0/c1,1,0,8"), Catch::Contains("depthwise"));
+  // Split by channels: "/sT" after the stages, another computation (the projection summed in
+  // shares), so another key.
+  std::string shared = text + "/s2";
+  WorkloadSpec s2 = parse_workload(shared);
+  CHECK("block:" + ops::block_shape_text(s2.shape<ops::BlockShape>()) == shared);
+  CHECK(s2.shape<ops::BlockShape>().shares == 2);
+  CHECK(s2.describe() == w.describe() + ", in 2 channel shares");
+  CHECK(s2.flops() == w.flops());
+  CHECK(s2.key() != w.key());
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/c1,1,0,32/d3,1,1/s2"), Catch::Contains("a last stage of c1,1,0,OC"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/c1,1,0,32/d3,1,1/c1,1,0,8/s3"),
+                    Catch::Contains("3 shares do not divide the last stage's 32 input channels"));
+  CHECK_THROWS_WITH(parse_workload("block:1,16,8,8,16/c1,1,0,32/d3,1,1/c1,1,0,8/sx"), Catch::Contains("shares"));
 }
 
 TEST_CASE("the default configuration is the ops/ default schedule on every CPU target", "[search][templates]") {
@@ -245,7 +259,9 @@ TEST_CASE("the default configuration is the ops/ default schedule on every CPU t
                                  "winograd:1,64,56,56,64,1,4", "winograd:1,128,28,28,128,1,4",
                                  // MobileNet-V2's first blocks: a stem from NCHW, an expansion from 16
                                  "block:1,3,224,224,0/c3,2,1,32/d3,1,1/c1,1,0,16",
-                                 "block:1,16,112,112,16/c1,1,0,96/d3,2,1/c1,1,0,24"}) {
+                                 "block:1,16,112,112,16/c1,1,0,96/d3,2,1/c1,1,0,24",
+                                 // MobileNet-V2's 7x7 block as two threads split it
+                                 "block:1,160,7,7,32/c1,1,0,960/d3,1,1/c1,1,0,160/s2"}) {
       Target target = Target::parse(std::string("llvm_cpu -isa=") + isa);
       Task task = Task::create(workload, "template", nullptr, target);
       CHECK(task.target() == target);
