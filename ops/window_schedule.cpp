@@ -81,7 +81,8 @@ OutputTiles schedule_output(Stage c, bool blocked, const WindowConfig& config, O
   if (outer.kind == OuterLoops::Serial) return {IterVar(), column_tiles, row_tiles};
   if (outer.kind == OuterLoops::ChannelShares) {
     auto [shares, blocks] = c.split_nparts(channels, outer.parts);
-    c.reorder({shares, blocks, row_tiles});
+    c.reorder(config.rows_outer ? std::vector<IterVar>{shares, row_tiles, blocks}
+                                : std::vector<IterVar>{shares, blocks, row_tiles});
     c.parallel(shares);
     return {shares, column_tiles, row_tiles};
   }

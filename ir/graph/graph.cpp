@@ -229,22 +229,22 @@ void Graph::remove_use(ValueId v, NodeId consumer, int slot) {
 }
 
 void Graph::set_attr(NodeId n, const std::string& name, AttrValue value) {
-  Node& target = mutable_node(n);
-  Attributes attrs = target.attrs;
+  Node& changed = mutable_node(n);
+  Attributes attrs = changed.attrs;
   attrs.set(name, std::move(value));
   std::vector<TensorType> input_types;
-  for (ValueId v : target.inputs) input_types.push_back(this->value(v).type);
+  for (ValueId v : changed.inputs) input_types.push_back(this->value(v).type);
   std::vector<TensorType> types;
   try {
-    types = infer_output_types(target.op, input_types, attrs);
+    types = infer_output_types(changed.op, input_types, attrs);
   } catch (const UserError& e) {
-    user_error("node '", target.name, "' (", target.op, "): ", e.what());
+    user_error("node '", changed.name, "' (", changed.op, "): ", e.what());
   }
-  for (size_t i = 0; i < target.outputs.size(); ++i)
-    if (i >= types.size() || !(types[i] == this->value(target.outputs[i]).type))
-      user_error("node '", target.name, "' (", target.op, "): attribute '", name, "' would change the type of output ",
+  for (size_t i = 0; i < changed.outputs.size(); ++i)
+    if (i >= types.size() || !(types[i] == this->value(changed.outputs[i]).type))
+      user_error("node '", changed.name, "' (", changed.op, "): attribute '", name, "' would change the type of output ",
                  i, "; set only attributes that keep the types");
-  target.attrs = std::move(attrs);
+  changed.attrs = std::move(attrs);
 }
 
 void Graph::set_input(NodeId n, int slot, ValueId v) {
