@@ -347,6 +347,17 @@ void stream_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) 
 
 }  // namespace
 
+void check_pointwise_operands(const char* op, const Tensor& data, const Tensor& kernel) {
+  if (data.ndim() != 5 || kernel.ndim() != 6)
+    user_error(op, ": data must be 5-D (NCHWc) and kernel 6-D (OIHWio); got ", data.ndim(), "-D and ", kernel.ndim(),
+               "-D");
+  const auto& d = data.shape();
+  const auto& k = kernel.shape();
+  if (k[2] != 1 || k[3] != 1 || k[1] != d[1] || k[4] != d[4])
+    user_error(op, ": the kernel (", k[2], "x", k[3], ", ", k[1], " input blocks of ", k[4],
+               ") is not an ungrouped 1x1 kernel over the data's ", d[1], " blocks of ", d[4], "; use conv2d_nchwc");
+}
+
 void prefetch_conv2d_kernel(Stage acc, const Tensor& kernel, const WindowConfig& config) {
   if (config.prefetch_bytes <= 0) return;
   const auto& k = kernel.shape();  // [ocb, icc, kh, kw, ib, ob]

@@ -42,6 +42,10 @@ Conv2dBlocks choose_conv2d_blocks(int64_t in_channels, int64_t out_channels, int
 // as the convolution).
 WindowConfig conv2d_fallback_config(const Tensor& output, const Target& target);
 
+// UserError naming `op` unless `data` is 5-D (NCHWc) and `kernel` an ungrouped 1x1 conv2d_nchwc
+// kernel over its blocks: the operands of the 1x1 forms (ops/conv2d_pixels.h, ops/conv2d_shares.h).
+void check_pointwise_operands(const char* op, const Tensor& data, const Tensor& kernel);
+
 // The kernel prefetches conv2d_nchwc's schedule adds to `acc`, the accumulator of a conv2d_nchwc
 // stage reading `kernel` scheduled by `config`: a 1x1 kernel config.prefetch_bytes ahead of its
 // reads, a k×k one streamed into L2 a register tile's slice ahead; none when prefetch_bytes is 0.

@@ -14,17 +14,6 @@ namespace {
 
 constexpr int64_t kPixelTileMaxWidth = 14;
 
-void check_pixel_operands(const Tensor& data, const Tensor& kernel) {
-  if (data.ndim() != 5 || kernel.ndim() != 6)
-    user_error("conv2d_nchwc_pixels: data must be 5-D (NCHWc) and kernel 6-D (OIHWio); got ", data.ndim(),
-               "-D and ", kernel.ndim(), "-D");
-  const auto& d = data.shape();
-  const auto& k = kernel.shape();
-  if (k[2] != 1 || k[3] != 1 || k[1] != d[1] || k[4] != d[4])
-    user_error("conv2d_nchwc_pixels: the kernel (", k[2], "x", k[3], ", ", k[1], " input blocks of ", k[4],
-               ") is not an ungrouped 1x1 kernel over the data's ", d[1], " blocks of ", d[4], "; use conv2d_nchwc");
-}
-
 }  // namespace
 
 bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu) {
@@ -35,7 +24,7 @@ bool pixel_tiles_pay(int64_t width, int64_t out_block, const CpuDescription& cpu
 }
 
 Tensor conv2d_nchwc_pixels(const Tensor& data, const Tensor& kernel, const std::string& name) {
-  check_pixel_operands(data, kernel);
+  check_pointwise_operands("conv2d_nchwc_pixels", data, kernel);
   const auto& d = data.shape();
   const auto& k = kernel.shape();
   int64_t width = d[3];

@@ -15,16 +15,9 @@ namespace {
 const char* kSharesTag = "conv2d_nchwc_shares";
 
 void check_shares_operands(const Tensor& data, const Tensor& kernel, int64_t shares) {
-  if (data.ndim() != 5 || kernel.ndim() != 6)
-    user_error(kSharesTag, ": data must be 5-D (NCHWc) and kernel 6-D (OIHWio); got ", data.ndim(), "-D and ",
-               kernel.ndim(), "-D");
-  const auto& d = data.shape();
-  const auto& k = kernel.shape();
-  if (k[2] != 1 || k[3] != 1 || k[1] != d[1] || k[4] != d[4])
-    user_error(kSharesTag, ": the kernel (", k[2], "x", k[3], ", ", k[1], " input blocks of ", k[4],
-               ") is not an ungrouped 1x1 kernel over the data's ", d[1], " blocks of ", d[4], "; use conv2d_nchwc");
-  if (shares < 1 || d[1] % shares != 0)
-    user_error(kSharesTag, ": ", shares, " shares do not divide the ", d[1],
+  check_pointwise_operands(kSharesTag, data, kernel);
+  if (shares < 1 || data.shape()[1] % shares != 0)
+    user_error(kSharesTag, ": ", shares, " shares do not divide the ", data.shape()[1],
                " input channel blocks; use a divisor of them");
 }
 

@@ -94,14 +94,17 @@ std::vector<Tensor> conv2d_compute(const std::vector<Tensor>& in, const Attribut
 std::vector<Tensor> conv2d_nchwc_compute(const std::vector<Tensor>& in, const Attributes& attrs) {
   const char* op = "conv2d_nchwc";
   Window2d w = checked_window(in, attrs, op, 5, "data (NCHW[x]c)", "weight (OIHW[x]i[y]o)");
-  if (attrs.get_int("pixel_tiles", 0)) {  // set by the layout pass (ops/conv2d_pixels.h)
+  // The 1x1 forms, chosen by an attribute a pass sets.
+  auto require_pointwise = [&](const char* attribute) {
     if (!pointwise_window(attrs, in[1].shape()) || w.params.groups != 1)
-      user_error(op, ": pixel_tiles needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
+      user_error(op, ": ", attribute, " needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
+  };
+  if (attrs.get_int("pixel_tiles", 0)) {  // set by the layout pass (ops/conv2d_pixels.h)
+    require_pointwise("pixel_tiles");
     return {conv2d_nchwc_pixels(in[0], in[1], op)};
   }
   if (int64_t shares = attrs.get_int("channel_shares", 1); shares > 1) {  // set by fuse_blocks (ops/conv2d_shares.h)
-    if (!pointwise_window(attrs, in[1].shape()) || w.params.groups != 1)
-      user_error(op, ": channel_shares needs a 1x1 window, stride 1, no padding and one group; drop the attribute");
+    require_pointwise("channel_shares");
     return {conv2d_nchwc_shares(in[0], in[1], shares, op)};
   }
   return {conv2d_nchwc(window_input(in[0], w, op), in[1], w.params, op)};
